@@ -1,0 +1,55 @@
+// swift-tools-version:6.0
+// Phosphor: a terminal-native libretro frontend.
+//
+// Module layers (imports only point downwards):
+//   C shims (CLibretro, CCurses, CAlsa, CSampleRate, CSQLite, CArchive, CPng, CSystem)
+//   PhosphorKit   shared vocabulary: buttons, rings, mailbox, atomic files, paths, errors
+//   Render        pixels to half-block cells (imports nothing from the app)
+//   Emulation     libretro host and core thread
+//   Audio, Input, Library
+//   Shell         screens and run modes
+//   phosphor      main.swift: arguments and wiring
+import PackageDescription
+
+let package = Package(
+    name: "Phosphor",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "phosphor", targets: ["phosphor"]),
+    ],
+    targets: [
+        // MARK: C shims: the only code that sees C headers.
+        .target(name: "CLibretro", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CCurses", linkerSettings: [.linkedLibrary("ncursesw")]),
+        .target(name: "CAlsa", linkerSettings: [.linkedLibrary("asound")]),
+        .target(name: "CSampleRate", linkerSettings: [.linkedLibrary("samplerate")]),
+        .target(name: "CSQLite", linkerSettings: [.linkedLibrary("sqlite3")]),
+        .target(name: "CArchive", linkerSettings: [.linkedLibrary("archive")]),
+        .target(name: "CPng", linkerSettings: [.linkedLibrary("png16")]),
+        .target(name: "CSystem"),
+        .target(name: "CEvdev"),
+
+        // MARK: Swift modules.
+        .target(name: "PhosphorKit", dependencies: ["CPng", "CSystem"]),
+        .target(name: "Render"),
+        .target(name: "Emulation", dependencies: ["PhosphorKit", "CLibretro"]),
+        .target(name: "Audio", dependencies: ["PhosphorKit", "CAlsa", "CSampleRate"]),
+        .target(name: "Input", dependencies: ["PhosphorKit", "CSystem", "CEvdev"]),
+        .target(name: "Library", dependencies: ["PhosphorKit", "CSQLite", "CArchive"]),
+        .target(name: "Shell", dependencies: [
+            "PhosphorKit", "Render", "Emulation", "Audio", "Input", "Library", "CCurses",
+        ]),
+        .executableTarget(name: "phosphor", dependencies: ["Shell"]),
+
+        // MARK: Tests.
+        .testTarget(name: "PhosphorKitTests", dependencies: ["PhosphorKit"]),
+        .testTarget(name: "RenderTests", dependencies: ["Render"]),
+        .testTarget(name: "EmulationTests", dependencies: ["Emulation", "PhosphorKit"]),
+        .testTarget(name: "AudioTests", dependencies: ["Audio", "PhosphorKit"]),
+        .testTarget(name: "InputTests", dependencies: ["Input", "PhosphorKit"]),
+        .testTarget(name: "LibraryTests", dependencies: ["Library", "PhosphorKit"]),
+        .testTarget(name: "ShellTests", dependencies: ["Shell", "PhosphorKit"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["PhosphorKit"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

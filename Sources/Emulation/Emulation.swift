@@ -1,0 +1,1 @@
+// The Emulation module. See ../../README.md and DESIGN.md for its place in the architecture.

@@ -1,0 +1,1 @@
+// The Input module. See ../../README.md and DESIGN.md for its place in the architecture.

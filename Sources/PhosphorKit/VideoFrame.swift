@@ -1,0 +1,95 @@
+/// The pixel layouts a libretro core may emit (RETRO_PIXEL_FORMAT_*; raw values match).
+public enum VideoPixelFormat: Int, Sendable {
+    case rgb1555 = 0  // 0RGB1555, the libretro default
+    case xrgb8888 = 1
+    case rgb565 = 2
+
+    public var bytesPerPixel: Int { self == .xrgb8888 ? 4 : 2 }
+}
+
+/// One video frame as the core produced it, rows packed (`pitch == width * bytesPerPixel`).
+public struct VideoFrame: Sendable {
+    public var width: Int
+    public var height: Int
+    public var format: VideoPixelFormat
+    public var pixels: [UInt8]
+    /// The core frame counter when this picture was produced.
+    public var sequence: UInt64
+
+    public init(width: Int, height: Int, format: VideoPixelFormat, pixels: [UInt8], sequence: UInt64) {
+        self.width = width
+        self.height = height
+        self.format = format
+        self.pixels = pixels
+        self.sequence = sequence
+    }
+
+    public var pitch: Int { width * format.bytesPerPixel }
+
+    /// The picture as XRGB8888 pixels (0x00RRGGBB), row by row. Expands 5/6-bit channels
+    /// by bit replication so white stays 0xFFFFFF.
+    public func xrgb8888() -> [UInt32] {
+        var result = [UInt32](repeating: 0, count: width * height)
+        pixels.withUnsafeBytes { raw in
+            switch format {
+            case .xrgb8888:
+                for i in 0..<(width * height) {
+                    result[i] = raw.load(fromByteOffset: i * 4, as: UInt32.self).littleEndian & 0xFFFFFF
+                }
+            case .rgb565:
+                for i in 0..<(width * height) {
+                    let v = UInt32(raw.load(fromByteOffset: i * 2, as: UInt16.self).littleEndian)
+                    let r = (v >> 11) & 0x1F, g = (v >> 5) & 0x3F, b = v & 0x1F
+                    result[i] = ((r << 3 | r >> 2) << 16) | ((g << 2 | g >> 4) << 8) | (b << 3 | b >> 2)
+                }
+            case .rgb1555:
+                for i in 0..<(width * height) {
+                    let v = UInt32(raw.load(fromByteOffset: i * 2, as: UInt16.self).littleEndian)
+                    let r = (v >> 10) & 0x1F, g = (v >> 5) & 0x1F, b = v & 0x1F
+                    result[i] = ((r << 3 | r >> 2) << 16) | ((g << 3 | g >> 2) << 8) | (b << 3 | b >> 2)
+                }
+            }
+        }
+        return result
+    }
+
+    /// 64-bit FNV-1a over the frame as XRGB8888 little-endian rows: the hash `run --headless` prints.
+    public func fnv1aHash() -> UInt64 {
+        var hasher = FNV1a64()
+        for pixel in xrgb8888() {
+            var little = pixel.littleEndian
+            withUnsafeBytes(of: &little) { hasher.combine($0) }
+        }
+        return hasher.value
+    }
+
+    /// RGBA8 bytes (alpha 255) for PNG encoding.
+    public func rgba() -> [UInt8] {
+        var bytes = [UInt8](repeating: 255, count: width * height * 4)
+        for (i, pixel) in xrgb8888().enumerated() {
+            bytes[i * 4] = UInt8(truncatingIfNeeded: pixel >> 16)
+            bytes[i * 4 + 1] = UInt8(truncatingIfNeeded: pixel >> 8)
+            bytes[i * 4 + 2] = UInt8(truncatingIfNeeded: pixel)
+        }
+        return bytes
+    }
+}
+
+/// 64-bit FNV-1a.
+public struct FNV1a64 {
+    public private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    public init() {}
+
+    public mutating func combine(_ bytes: UnsafeRawBufferPointer) {
+        for byte in bytes {
+            value ^= UInt64(byte)
+            value = value &* 0x0000_0100_0000_01B3
+        }
+    }
+
+    public var hexDigits: String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}

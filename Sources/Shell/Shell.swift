@@ -1,0 +1,1 @@
+// The Shell module. See ../../README.md and DESIGN.md for its place in the architecture.

@@ -1,0 +1,4 @@
+import Shell
+
+// Argument parsing and wiring only; everything else lives in the modules.
+print("phosphor: under construction")
