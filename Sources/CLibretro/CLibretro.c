@@ -71,7 +71,7 @@ void clibretro_set_log_sink(clibretro_log_sink sink) {
     current_sink = sink;
 }
 
-void clibretro_log_printf(enum retro_log_level level, const char *format, ...) {
+static void clibretro_log_printf(enum retro_log_level level, const char *format, ...) {
     if (!current_sink || !format) {
         return;
     }
@@ -81,4 +81,8 @@ void clibretro_log_printf(enum retro_log_level level, const char *format, ...) {
     vsnprintf(line, sizeof line, format, arguments);
     va_end(arguments);
     current_sink(level, line);
+}
+
+void clibretro_fill_log_callback(struct retro_log_callback *callback) {
+    callback->log = clibretro_log_printf;
 }

@@ -1,4 +1,5 @@
+import Foundation
 import Shell
 
-// Argument parsing and wiring only; everything else lives in the modules.
-print("phosphor: under construction")
+// Argument parsing and wiring live in Shell.PhosphorCommand; this file only hands over.
+exit(PhosphorCommand.main(Array(CommandLine.arguments.dropFirst())))

@@ -46,7 +46,9 @@ void clibretro_close(clibretro_core *core);
 typedef void (*clibretro_log_sink)(enum retro_log_level level, const char *message);
 void clibretro_set_log_sink(clibretro_log_sink sink);
 
-/// The variadic printf-style callback handed to cores for RETRO_ENVIRONMENT_GET_LOG_INTERFACE.
-void clibretro_log_printf(enum retro_log_level level, const char *format, ...);
+/// Fills the struct a core asks for with RETRO_ENVIRONMENT_GET_LOG_INTERFACE: a variadic
+/// printf-style function (Swift cannot implement or take the address of one) that formats the
+/// line and hands it to the sink.
+void clibretro_fill_log_callback(struct retro_log_callback *callback);
 
 #endif

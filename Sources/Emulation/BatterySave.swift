@@ -1,0 +1,100 @@
+import Dispatch
+import Foundation
+import PhosphorKit
+
+/// A game's battery-backed RAM (`<game>.srm`, RetroArch's name): loaded before the first frame,
+/// written on quit and pause, and every few seconds when it changed, so a crash loses at most the
+/// last few seconds.
+///
+/// Threading: called on the core thread. Periodic writes copy the RAM on the core thread (cheap) and
+/// write the file on a background queue, so a slow disk never stalls emulation.
+final class BatterySave {
+    let file: URL
+    private var memory: UnsafeMutableRawPointer?
+    private var size = 0
+    /// What the file on disk holds (or will, once the queued write finishes).
+    private var lastWritten: [UInt8] = []
+    private var framesSinceCheck = 0
+    private let writer = DispatchQueue(label: "phosphor.battery-save")
+    /// A message for the user when the file on disk could not be used.
+    private(set) var problem: String?
+
+    init(file: URL) { self.file = file }
+
+    var hasBatteryRAM: Bool { memory != nil && size > 0 }
+
+    func attach(data: UnsafeMutableRawPointer?, size: Int) {
+        memory = data
+        self.size = data == nil ? 0 : size
+    }
+
+    /// Copies the file into the core's RAM. A file of the wrong size is moved aside (never
+    /// overwritten) and the game starts with empty RAM.
+    func loadFromDisk() throws {
+        guard hasBatteryRAM, let memory else { return }
+        guard FileManager.default.fileExists(atPath: file.path) else {
+            lastWritten = snapshot()
+            return
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = try [UInt8](Data(contentsOf: file))
+        } catch {
+            problem = "\(file.lastPathComponent): cannot read battery save (\(error.localizedDescription)); starting without it"
+            Log.error(problem!)
+            lastWritten = snapshot()
+            return
+        }
+        guard bytes.count == size else {
+            let aside = file.appendingPathExtension("wrong-size-\(Int(Date().timeIntervalSince1970))")
+            try? FileManager.default.moveItem(at: file, to: aside)
+            problem = "\(file.lastPathComponent): battery save is \(bytes.count) bytes, the game uses \(size); kept it as \(aside.lastPathComponent) and started without it"
+            Log.error(problem!)
+            lastWritten = snapshot()
+            return
+        }
+        bytes.withUnsafeBytes { memory.copyMemory(from: $0.baseAddress!, byteCount: size) }
+        lastWritten = bytes
+    }
+
+    /// Called after every frame: every ~3 seconds, writes the RAM if it changed.
+    func frameDidRun(framesPerSecond: Double) {
+        guard hasBatteryRAM else { return }
+        framesSinceCheck += 1
+        guard Double(framesSinceCheck) >= framesPerSecond * 3 else { return }
+        framesSinceCheck = 0
+        writeIfChanged(synchronously: false)
+    }
+
+    /// Writes now and waits (quit, pause).
+    func writeNow() {
+        guard hasBatteryRAM else { return }
+        writeIfChanged(synchronously: true)
+    }
+
+    func waitForPendingWrites() { writer.sync {} }
+
+    private func snapshot() -> [UInt8] {
+        guard let memory else { return [] }
+        return [UInt8](UnsafeRawBufferPointer(start: memory, count: size))
+    }
+
+    private func writeIfChanged(synchronously: Bool) {
+        let current = snapshot()
+        guard current != lastWritten else { return }
+        lastWritten = current
+        let file = self.file
+        let job: @Sendable () -> Void = {
+            do {
+                try AtomicFile.write(current, to: file)
+            } catch {
+                Log.error("\(file.lastPathComponent): battery save not written: \(error)")
+            }
+        }
+        if synchronously {
+            writer.sync(execute: job)
+        } else {
+            writer.async(execute: job)
+        }
+    }
+}

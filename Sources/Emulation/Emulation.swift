@@ -1,1 +1,0 @@
-// The Emulation module. See ../../README.md and DESIGN.md for its place in the architecture.

@@ -1,0 +1,94 @@
+import Emulation
+import Foundation
+import PhosphorKit
+import Synchronization
+
+/// `phosphor run --headless`: runs a game without a terminal as fast as the core allows and prints
+/// `frames=N fps=F speed=Sx hash=H samples=A` as its last line (see the README). Deterministic: the
+/// same ROM, state and input give the same hash.
+struct HeadlessRun {
+    var rom: URL
+    var frames: UInt64
+    var input: InputScript?
+    var stateOut: URL?
+    var stateAt: UInt64?
+    var stateIn: URL?
+    var screenshot: URL?
+    var audioWAV: URL?
+    var explicitCore: URL?
+    var paths: PhosphorPaths
+
+    struct Result {
+        var frames: UInt64
+        var seconds: Double
+        var coreFPS: Double
+        var hash: String
+        var audioFrames: Int
+
+        var summary: String {
+            let fps = seconds > 0 ? Double(frames) / seconds : 0
+            let speed = coreFPS > 0 ? fps / coreFPS : 0
+            return "frames=\(frames) fps=\(String(format: "%.1f", fps)) speed=\(String(format: "%.2f", speed))x hash=\(hash) samples=\(audioFrames)"
+        }
+    }
+
+    func run() throws -> Result {
+        let system = try RomCheck.inspect(rom)
+        let stateBytes = try stateIn.map { try Self.readState($0) }
+        let catalog = CoreCatalog.discover()
+        let core = try CoreSelection.core(for: rom, system: system, explicitCore: explicitCore,
+                                          preferences: [:], catalog: catalog)
+        let thread = CoreThread(configuration: CoreHost.Configuration(core: core, rom: rom, paths: paths, system: system))
+        thread.realTime = false
+        thread.frameLimit = frames
+        let failure = Mutex<Error?>(nil)
+        let input = self.input
+        let stateOut = self.stateOut
+        let stateAt = min(self.stateAt ?? frames, frames)
+        let inputState = thread.input
+        thread.beforeFrame = { host, frame in
+            if frame == 0, let stateBytes {
+                do { try host.unserializeState(stateBytes) } catch {
+                    failure.withLock { $0 = $0 ?? error }
+                }
+            }
+            if let input { inputState.set(input.buttons(at: frame), port: 0) }
+            if let stateOut, frame == stateAt {
+                do { try AtomicFile.write(try host.serializeState(), to: stateOut) } catch {
+                    failure.withLock { $0 = $0 ?? error }
+                }
+            }
+        }
+        let started = ContinuousClock.now
+        try thread.start()
+        thread.waitUntilFinished()
+        let elapsed = ContinuousClock.now - started
+        let status = thread.currentStatus
+        if case .crashed(let message) = status.state { throw RomCheck.Failure(description: message) }
+        if let error = failure.withLock({ $0 }) { throw error }
+        guard let frame = thread.mailbox.takeLatest() else {
+            throw RomCheck.Failure(description: "\(rom.lastPathComponent): the core produced no picture in \(frames) frames")
+        }
+        if let screenshot {
+            try AtomicFile.write(try PNGImage(frame).encoded(), to: screenshot)
+        }
+        let components = elapsed.components
+        return Result(frames: status.frameCount,
+                      seconds: Double(components.seconds) + Double(components.attoseconds) / 1e18,
+                      coreFPS: status.avInfo?.framesPerSecond ?? 60,
+                      hash: String(format: "%016llx", frame.fnv1aHash()),
+                      audioFrames: status.audioFrames)
+    }
+
+    static func readState(_ url: URL) throws -> [UInt8] {
+        do {
+            let bytes = try [UInt8](Data(contentsOf: url))
+            guard !bytes.isEmpty else { throw RomCheck.Failure(description: "\(url.lastPathComponent): empty save state") }
+            return bytes
+        } catch let failure as RomCheck.Failure {
+            throw failure
+        } catch {
+            throw RomCheck.Failure(description: "\(url.lastPathComponent): cannot read save state (\(error.localizedDescription))")
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import Emulation
+import Foundation
+import PhosphorKit
+
+/// The `phosphor` command line: picks a run mode from the arguments and returns the exit code.
+/// Errors are one line on stderr, `phosphor: <what went wrong>`.
+public enum PhosphorCommand {
+    public static let usage = """
+        usage: phosphor                      open the game browser
+               phosphor ROM                  play a game in this terminal
+               phosphor play [--frames N] [--no-audio] [--color 24bit|256|16] [--core PATH]
+                             [--audio-device NAME] ROM
+               phosphor run --headless --frames N [--input FILE] [--state-out FILE --state-at K]
+                             [--state-in FILE] [--screenshot FILE.png] [--audio-wav FILE.wav]
+                             [--core PATH] ROM
+               phosphor cores                list the libretro cores found, per system
+               phosphor add DIR              add a folder to the game library
+        """
+
+    public static func main(_ arguments: [String]) -> Int32 {
+        let paths = PhosphorPaths()
+        try? Log.shared.open(paths.logFile)
+        do {
+            guard let first = arguments.first else { return try BrowserCommand.run(paths: paths) }
+            let rest = Array(arguments.dropFirst())
+            switch first {
+            case "run": return try runHeadless(rest, paths: paths)
+            case "cores": return listCores()
+            case "play": return try PlayCommand.run(rest, paths: paths)
+            case "add": return try BrowserCommand.add(rest, paths: paths)
+            case "help", "--help", "-h":
+                print(usage)
+                return 0
+            default:
+                if first.hasPrefix("--") || FileManager.default.fileExists(atPath: first) {
+                    return try PlayCommand.run(arguments, paths: paths)
+                }
+                throw CommandLineArguments.UsageError(description: "unknown command '\(first)' (see phosphor --help)")
+            }
+        } catch let error as CommandLineArguments.UsageError {
+            printError(error.description)
+            return 2
+        } catch {
+            printError("\(error)")
+            return 1
+        }
+    }
+
+    static func printError(_ message: String) {
+        FileHandle.standardError.write(Data("phosphor: \(message)\n".utf8))
+    }
+
+    static func runHeadless(_ arguments: [String], paths: PhosphorPaths) throws -> Int32 {
+        let parsed = try CommandLineArguments(
+            arguments,
+            valueOptions: ["frames", "input", "state-out", "state-at", "state-in", "screenshot", "audio-wav", "core"],
+            flagOptions: ["headless"])
+        guard parsed.flags.contains("headless") else {
+            throw CommandLineArguments.UsageError(description: "run needs --headless (to play in the terminal: phosphor play ROM)")
+        }
+        guard parsed.positionals.count == 1 else {
+            throw CommandLineArguments.UsageError(description: "run needs exactly one ROM")
+        }
+        guard let frames = try parsed.integer("frames") else {
+            throw CommandLineArguments.UsageError(description: "run --headless needs --frames N")
+        }
+        if parsed.options["state-at"] != nil, parsed.options["state-out"] == nil {
+            throw CommandLineArguments.UsageError(description: "--state-at needs --state-out FILE")
+        }
+        Log.shared.setEchoToStandardError(true)
+        var input: InputScript?
+        if let inputPath = parsed.options["input"] {
+            let url = URL(fileURLWithPath: inputPath)
+            guard let text = try? String(contentsOf: url, encoding: .utf8) else {
+                throw RomCheck.Failure(description: "\(inputPath): cannot read input script")
+            }
+            input = try InputScript(parsing: text, file: inputPath)
+        }
+        let run = HeadlessRun(
+            rom: URL(fileURLWithPath: parsed.positionals[0]),
+            frames: UInt64(frames),
+            input: input,
+            stateOut: parsed.options["state-out"].map { URL(fileURLWithPath: $0) },
+            stateAt: try parsed.integer("state-at").map(UInt64.init),
+            stateIn: parsed.options["state-in"].map { URL(fileURLWithPath: $0) },
+            screenshot: parsed.options["screenshot"].map { URL(fileURLWithPath: $0) },
+            audioWAV: parsed.options["audio-wav"].map { URL(fileURLWithPath: $0) },
+            explicitCore: parsed.options["core"].map { URL(fileURLWithPath: $0) },
+            paths: paths)
+        print(try run.run().summary)
+        return 0
+    }
+
+    static func listCores() -> Int32 {
+        let catalog = CoreCatalog.discover()
+        if catalog.cores.isEmpty {
+            print("No libretro cores found. Looked in:")
+            for folder in CoreCatalog.coreFolders() { print("  \(folder.path)") }
+            return 1
+        }
+        for system in GameSystem.allCases {
+            let cores = catalog.cores(for: system)
+            print("\(system.displayName):")
+            if cores.isEmpty { print("  (none installed)") }
+            for (index, core) in cores.enumerated() {
+                let version = (try? LibretroCoreInfoReader.version(of: core.path)) ?? core.displayVersion ?? "?"
+                let marker = index == 0 ? "*" : " "
+                print("  \(marker) \(core.displayName)  \(version)  \(core.path.path)")
+            }
+        }
+        let unassigned = catalog.cores.filter { $0.systems.isEmpty }
+        if !unassigned.isEmpty {
+            print("Other cores (no known system):")
+            for core in unassigned { print("    \(core.name)  \(core.path.path)") }
+        }
+        print("(* = used by default; choose another with --core PATH or in config.json)")
+        return 0
+    }
+}

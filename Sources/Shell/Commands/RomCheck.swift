@@ -1,0 +1,33 @@
+import Foundation
+import PhosphorKit
+
+/// The first look at a ROM the user names: it exists, is a regular file of a sane size, and is for
+/// a system we can tell. Every failure is one line naming the file.
+enum RomCheck {
+    static let maximumSize = 512 << 20
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Returns the system the ROM is for, or nil when the bytes don't say and `--core` must decide.
+    static func inspect(_ url: URL) throws -> GameSystem? {
+        let name = url.lastPathComponent
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw Failure(description: "\(name): no such file")
+        }
+        guard !isDirectory.boolValue else { throw Failure(description: "\(name): is a folder, not a ROM") }
+        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+        guard size > 0 else { throw Failure(description: "\(name): empty file (0 bytes), not a ROM") }
+        guard size <= maximumSize else {
+            throw Failure(description: "\(name): \(size >> 20) MiB is larger than any cartridge Phosphor plays")
+        }
+        guard let handle = FileHandle(forReadingAtPath: url.path) else {
+            throw Failure(description: "\(name): cannot be read (permissions?)")
+        }
+        defer { try? handle.close() }
+        let head = [UInt8]((try? handle.read(upToCount: 0x10000)) ?? Data())
+        return try SystemSniffer.system(fileName: name, head: head, size: size)
+    }
+}
