@@ -1,3 +1,4 @@
+#define _GNU_SOURCE
 #include "CSystem.h"
 
 #include <errno.h>
@@ -23,3 +24,136 @@ int csystem_set_nonblocking(int fd, int enabled) {
 }
 
 int csystem_errno(void) { return errno; }
+
+#include <poll.h>
+#include <signal.h>
+#include <string.h>
+#include <termios.h>
+
+static struct termios saved_termios;
+static int saved_termios_valid = 0;
+static int saved_termios_fd = -1;
+static char restore_bytes[256];
+static int restore_length = 0;
+static int restore_fd = -1;
+static int signal_pipe_fd = -1;
+
+int csystem_save_terminal(int fd) {
+    if (tcgetattr(fd, &saved_termios) != 0) return -1;
+    saved_termios_valid = 1;
+    saved_termios_fd = fd;
+    return 0;
+}
+
+int csystem_enter_raw_mode(int fd) {
+    struct termios raw;
+    if (tcgetattr(fd, &raw) != 0) return -1;
+    cfmakeraw(&raw);
+    raw.c_cc[VMIN] = 1;
+    raw.c_cc[VTIME] = 0;
+    return tcsetattr(fd, TCSANOW, &raw);
+}
+
+int csystem_restore_terminal(void) {
+    if (!saved_termios_valid) return 0;
+    return tcsetattr(saved_termios_fd, TCSAFLUSH, &saved_termios);
+}
+
+int csystem_flush_input(int fd) { return tcflush(fd, TCIFLUSH); }
+
+void csystem_set_restore_bytes(int tty_fd, const char *bytes, int length) {
+    if (length > (int)sizeof restore_bytes) length = (int)sizeof restore_bytes;
+    memcpy(restore_bytes, bytes, (size_t)length);
+    restore_length = length;
+    restore_fd = tty_fd;
+}
+
+static void forward_signal(int number) {
+    int saved_errno = errno;
+    if (signal_pipe_fd >= 0) {
+        unsigned char byte = (unsigned char)number;
+        ssize_t ignored = write(signal_pipe_fd, &byte, 1);
+        (void)ignored;
+    }
+    errno = saved_errno;
+}
+
+static void crash_signal(int number) {
+    if (restore_fd >= 0 && restore_length > 0) {
+        ssize_t ignored = write(restore_fd, restore_bytes, (size_t)restore_length);
+        (void)ignored;
+    }
+    if (saved_termios_valid) tcsetattr(saved_termios_fd, TCSAFLUSH, &saved_termios);
+    signal(number, SIG_DFL);
+    raise(number);
+}
+
+static const int forwarded_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT, SIGWINCH};
+static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
+
+int csystem_install_signal_handlers(int pipe_write_fd) {
+    signal_pipe_fd = pipe_write_fd;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    action.sa_handler = forward_signal;
+    for (size_t i = 0; i < sizeof forwarded_signals / sizeof forwarded_signals[0]; i++) {
+        if (sigaction(forwarded_signals[i], &action, NULL) != 0) return -1;
+    }
+    action.sa_flags = SA_RESETHAND | SA_NODEFER;
+    action.sa_handler = crash_signal;
+    for (size_t i = 0; i < sizeof crash_signals / sizeof crash_signals[0]; i++) {
+        if (sigaction(crash_signals[i], &action, NULL) != 0) return -1;
+    }
+    signal(SIGPIPE, SIG_IGN);
+    return 0;
+}
+
+void csystem_remove_signal_handlers(void) {
+    for (size_t i = 0; i < sizeof forwarded_signals / sizeof forwarded_signals[0]; i++) {
+        signal(forwarded_signals[i], SIG_DFL);
+    }
+    for (size_t i = 0; i < sizeof crash_signals / sizeof crash_signals[0]; i++) {
+        signal(crash_signals[i], SIG_DFL);
+    }
+    signal_pipe_fd = -1;
+}
+
+int csystem_pipe(int fds[2]) { return pipe2(fds, O_NONBLOCK | O_CLOEXEC); }
+
+int csystem_poll_readable(const int *fds, int count, int timeout_ms, unsigned *ready) {
+    struct pollfd entries[8];
+    if (count > 8) count = 8;
+    for (int i = 0; i < count; i++) {
+        entries[i].fd = fds[i];
+        entries[i].events = POLLIN;
+        entries[i].revents = 0;
+    }
+    int result = poll(entries, (nfds_t)count, timeout_ms);
+    *ready = 0;
+    if (result > 0) {
+        for (int i = 0; i < count; i++) {
+            if (entries[i].revents & (POLLIN | POLLHUP | POLLERR)) *ready |= 1u << i;
+        }
+    }
+    return result;
+}
+
+void csystem_suspend_self(void) {
+    signal(SIGTSTP, SIG_DFL);
+    raise(SIGTSTP);
+}
+
+#include <langinfo.h>
+#include <locale.h>
+
+int csystem_use_environment_locale_utf8(void) {
+    setlocale(LC_ALL, "");
+    const char *codeset = nl_langinfo(CODESET);
+    return codeset && (strcmp(codeset, "UTF-8") == 0 || strcmp(codeset, "utf8") == 0);
+}
+
+int csystem_is_terminal(int fd) { return isatty(fd); }
+int csystem_duplicate(int fd) { return fcntl(fd, F_DUPFD_CLOEXEC, 3); }
+int csystem_replace(int fd, int target) { return dup2(fd, target) < 0 ? -1 : 0; }

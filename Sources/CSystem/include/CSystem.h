@@ -15,3 +15,46 @@ int csystem_set_nonblocking(int fd, int enabled);
 /// The current errno (Swift's errno access varies between toolchains).
 int csystem_errno(void);
 #endif
+
+// ---- Terminal restore and signals -------------------------------------------------------------
+// Signal handlers must be async-signal-safe, so they live here in C: they only write precomputed
+// bytes, call tcsetattr, and write one byte to a pipe that the UI thread polls.
+
+/// Saves the terminal's current settings (tcgetattr on `fd`) as the state to restore.
+int csystem_save_terminal(int fd);
+/// Puts `fd` into raw mode (no echo, no line editing, no signals from keys, no output processing).
+int csystem_enter_raw_mode(int fd);
+/// Restores the settings saved by csystem_save_terminal (TCSAFLUSH: pending input is discarded).
+int csystem_restore_terminal(void);
+/// Discards unread input on `fd` (so keys typed during play don't spill into the shell).
+int csystem_flush_input(int fd);
+
+/// The bytes written to `tty_fd` when the process dies of a crash signal (pop keyboard protocol,
+/// mouse off, leave the alternate screen, show the cursor). Copied; at most 256 bytes.
+void csystem_set_restore_bytes(int tty_fd, const char *bytes, int length);
+
+/// SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT, SIGWINCH each write one byte (the signal number) to
+/// `pipe_write_fd`; SIGSEGV, SIGBUS, SIGILL, SIGFPE and SIGABRT restore the terminal, then die
+/// with the same signal. Returns 0 or -1 with errno.
+int csystem_install_signal_handlers(int pipe_write_fd);
+/// Puts back the default dispositions (before exec-ing or exiting).
+void csystem_remove_signal_handlers(void);
+
+/// A pipe whose both ends are non-blocking and close-on-exec. Returns 0 or -1 with errno.
+int csystem_pipe(int fds[2]);
+
+/// poll(2) for readability on up to 8 descriptors; sets bit i of *ready for fds[i].
+/// Returns the poll result (0 on timeout) or -1 with errno.
+int csystem_poll_readable(const int *fds, int count, int timeout_ms, unsigned *ready);
+
+/// Stops this process the way SIGTSTP would (after the caller restored the terminal).
+void csystem_suspend_self(void);
+
+/// setlocale(LC_ALL, "") and whether the resulting character set is UTF-8.
+int csystem_use_environment_locale_utf8(void);
+/// isatty(3).
+int csystem_is_terminal(int fd);
+/// dup(2) with close-on-exec. Returns the new descriptor or -1 with errno.
+int csystem_duplicate(int fd);
+/// dup2(2). Returns 0 or -1 with errno.
+int csystem_replace(int fd, int target);

@@ -1,0 +1,211 @@
+import CCurses
+import CSystem
+import Foundation
+import Glibc
+import PhosphorKit
+
+/// The terminal, owned for an interactive run: raw mode, the alternate screen (via ncurses),
+/// mouse and paste reporting, and the promise to give all of it back on every way out — quit,
+/// Ctrl-C, SIGTERM, SIGHUP (a closed SSH session), Ctrl-Z (suspend and resume), or a crash
+/// (the C signal handler writes `restoreSequence` and the saved termios back).
+///
+/// While a session is open, descriptors 1 and 2 point at the log file: cores `printf` (gambatte
+/// does), and nothing may land on the game screen. Phosphor writes to the terminal through its
+/// own duplicate, `output`.
+///
+/// Threading: UI thread only.
+final class TerminalSession {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    static let minimumColumns = 40
+    static let minimumRows = 12
+
+    let input: Int32 = STDIN_FILENO
+    /// The terminal, for Phosphor's own output.
+    let output: Int32
+    private let savedStandardOutput: Int32
+    private let savedStandardError: Int32
+    private let signalPipe: (read: Int32, write: Int32)
+    private(set) var rows: Int
+    private(set) var columns: Int
+    private(set) var isOpen = false
+    /// The kitty keyboard protocol flags are pushed (and must be popped).
+    private(set) var keyboardFlagsPushed = false
+    private var modes: [UInt8] = []
+
+    /// Checks the terminal before touching it: a real tty, not `dumb`, a UTF-8 locale.
+    init(logFile: URL, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        guard csystem_is_terminal(STDIN_FILENO) == 1, csystem_is_terminal(STDOUT_FILENO) == 1 else {
+            throw Failure(description: "needs a terminal (for runs without one: phosphor run --headless)")
+        }
+        let term = environment["TERM"] ?? ""
+        guard !term.isEmpty, term != "dumb" else {
+            throw Failure(description: "TERM is '\(term.isEmpty ? "unset" : term)': Phosphor needs a terminal that can move the cursor and show colour")
+        }
+        guard csystem_use_environment_locale_utf8() == 1 else {
+            throw Failure(description: "the locale is not UTF-8 (try LANG=C.UTF-8): the picture is drawn with Unicode half blocks")
+        }
+        let size = try terminalSize(of: STDOUT_FILENO)
+        rows = size.rows
+        columns = size.columns
+        output = try systemCall("dup(stdout)") { csystem_duplicate(STDOUT_FILENO) }
+        savedStandardOutput = try systemCall("dup(stdout)") { csystem_duplicate(STDOUT_FILENO) }
+        savedStandardError = try systemCall("dup(stderr)") { csystem_duplicate(STDERR_FILENO) }
+        var fds: [Int32] = [0, 0]
+        try systemCall("pipe2") { csystem_pipe(&fds) }
+        signalPipe = (fds[0], fds[1])
+        try open(logFile: logFile)
+    }
+
+    deinit { restore() }
+
+    private func open(logFile: URL) throws {
+        try systemCall("tcgetattr") { csystem_save_terminal(input) }
+        try FileManager.default.createDirectory(at: logFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let log = try openFile(logFile.path, flags: O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC)
+        try systemCall("dup2(log, stdout)") { csystem_replace(log, STDOUT_FILENO) }
+        try systemCall("dup2(log, stderr)") { csystem_replace(log, STDERR_FILENO) }
+        close(log)
+        guard ccurses_start(input, output) == 0 else {
+            putBackStandardStreams()
+            throw Failure(description: "ncurses cannot drive TERM=\(ProcessInfo.processInfo.environment["TERM"] ?? "")")
+        }
+        try systemCall("tcsetattr(raw)") { csystem_enter_raw_mode(input) }
+        // SGR mouse (clicks and drags), bracketed paste, focus events.
+        write(Array("\u{1B}[?1000h\u{1B}[?1002h\u{1B}[?1006h\u{1B}[?2004h\u{1B}[?1004h".utf8))
+        isOpen = true
+        updateRestoreSequence()
+        try systemCall("sigaction") { csystem_install_signal_handlers(signalPipe.write) }
+    }
+
+    /// What gives the terminal back, in the order it must happen.
+    var restoreSequence: [UInt8] {
+        var bytes: [UInt8] = []
+        if keyboardFlagsPushed { bytes += Array("\u{1B}[<u".utf8) }
+        bytes += Array("\u{1B}[?2026l\u{1B}[?1004l\u{1B}[?2004l\u{1B}[?1006l\u{1B}[?1002l\u{1B}[?1000l\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l".utf8)
+        return bytes
+    }
+
+    private func updateRestoreSequence() {
+        let bytes = restoreSequence
+        bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) {
+                csystem_set_restore_bytes(output, $0.baseAddress, Int32($0.count))
+            }
+        }
+    }
+
+    /// Records that the kitty flags were pushed (or popped), so every exit path pops them.
+    func setKeyboardFlagsPushed(_ pushed: Bool) {
+        keyboardFlagsPushed = pushed
+        updateRestoreSequence()
+    }
+
+    /// Gives the terminal back. Safe to call more than once.
+    func restore() {
+        guard isOpen else { return }
+        isOpen = false
+        if keyboardFlagsPushed { write(Array("\u{1B}[<u".utf8)) }
+        write(Array("\u{1B}[?2026l\u{1B}[?1004l\u{1B}[?2004l\u{1B}[?1006l\u{1B}[?1002l\u{1B}[?1000l\u{1B}[0m".utf8))
+        ccurses_stop()
+        write(Array("\u{1B}[?25h".utf8))
+        _ = csystem_restore_terminal()
+        _ = csystem_flush_input(input)
+        csystem_remove_signal_handlers()
+        putBackStandardStreams()
+    }
+
+    private func putBackStandardStreams() {
+        _ = csystem_replace(savedStandardOutput, STDOUT_FILENO)
+        _ = csystem_replace(savedStandardError, STDERR_FILENO)
+    }
+
+    /// Ctrl-Z: give the terminal back, stop, and take it again when continued.
+    func suspend() {
+        let flags = keyboardFlagsPushed
+        if flags { write(Array("\u{1B}[<u".utf8)) }
+        write(Array("\u{1B}[?1004l\u{1B}[?2004l\u{1B}[?1006l\u{1B}[?1002l\u{1B}[?1000l\u{1B}[0m".utf8))
+        ccurses_stop()
+        write(Array("\u{1B}[?25h".utf8))
+        _ = csystem_restore_terminal()
+        csystem_suspend_self()
+        // Continued.
+        _ = csystem_install_signal_handlers(signalPipe.write)
+        _ = csystem_enter_raw_mode(input)
+        ccurses_resume()
+        write(Array("\u{1B}[?1000h\u{1B}[?1002h\u{1B}[?1006h\u{1B}[?2004h\u{1B}[?1004h".utf8))
+        if flags { write(Array("\u{1B}[>11u".utf8)) }
+        refreshSize()
+    }
+
+    /// Re-reads the window size (after SIGWINCH). Returns true when it changed.
+    @discardableResult
+    func refreshSize() -> Bool {
+        guard let size = try? terminalSize(of: output), size.rows > 0, size.columns > 0 else { return false }
+        let changed = size.rows != rows || size.columns != columns
+        rows = size.rows
+        columns = size.columns
+        if changed { _ = ccurses_resize(Int32(rows), Int32(columns)) }
+        return changed
+    }
+
+    /// Writes all of `bytes` to the terminal (a slow terminal makes this wait; the core thread
+    /// never does, because frames reach the UI thread through the latest-wins mailbox).
+    func write(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = Glibc.write(output, raw.baseAddress! + offset, raw.count - offset)
+                if written > 0 {
+                    offset += written
+                } else if written < 0 && (errno == EINTR || errno == EAGAIN) {
+                    if errno == EAGAIN { usleep(1000) }
+                } else {
+                    return  // the terminal is gone (SIGHUP follows)
+                }
+            }
+        }
+    }
+
+    struct Wake {
+        var input = false
+        var signals: [Int32] = []
+    }
+
+    /// Waits until input arrives, a signal is caught, or `timeout` passes.
+    func wait(timeout: Duration) -> Wake {
+        let milliseconds = max(0, Int32(min(timeout.milliseconds, 1000)))
+        var ready: UInt32 = 0
+        let fds: [Int32] = [input, signalPipe.read]
+        _ = csystem_poll_readable(fds, 2, milliseconds, &ready)
+        var wake = Wake()
+        wake.input = ready & 1 != 0
+        if ready & 2 != 0 {
+            var buffer = [UInt8](repeating: 0, count: 64)
+            let count = read(signalPipe.read, &buffer, buffer.count)
+            if count > 0 { wake.signals = buffer.prefix(count).map { Int32($0) } }
+        }
+        return wake
+    }
+
+    /// What the terminal sent since the last call (non-blocking).
+    func readAvailable() -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var ready: UInt32 = 0
+        var fds: [Int32] = [input]
+        guard csystem_poll_readable(&fds, 1, 0, &ready) > 0, ready & 1 != 0 else { return [] }
+        let count = read(input, &buffer, buffer.count)
+        return count > 0 ? Array(buffer.prefix(count)) : []
+    }
+
+    var isTooSmall: Bool { columns < Self.minimumColumns || rows < Self.minimumRows }
+}
+
+extension Duration {
+    var milliseconds: Int64 {
+        let parts = components
+        return parts.seconds * 1000 + parts.attoseconds / 1_000_000_000_000_000
+    }
+}
