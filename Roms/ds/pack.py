@@ -8,21 +8,15 @@ Layout: 0x200-byte header, ARM9 code at 0x200 (loaded and started at
 system. The header carries the logo (read from the .byte lines of LOGO.inc),
 its CRC-16 (must be 0xCF56) and the header CRC-16 over bytes 0x000-0x15D.
 """
-import re
+import os
 import struct
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from logo import crc16, read_logo  # noqa: E402
+
 ARM9_ADDRESS = 0x02000000
 ARM7_ADDRESS = 0x02380000
-
-
-def crc16(data):
-    crc = 0xFFFF
-    for byte in data:
-        crc ^= byte
-        for _ in range(8):
-            crc = (crc >> 1) ^ 0xA001 if crc & 1 else crc >> 1
-    return crc
 
 
 def align(value, boundary):
@@ -34,11 +28,7 @@ arm9 = open(arm9_path, "rb").read()
 arm7 = open(arm7_path, "rb").read()
 arm9 += b"\0" * (align(len(arm9), 4) - len(arm9))
 arm7 += b"\0" * (align(len(arm7), 4) - len(arm7))
-logo = bytes(int(value, 16) for line in open(logo_path)
-             if line.strip().startswith(".byte")
-             for value in re.findall(r"0x([0-9A-Fa-f]{2})", line))
-if len(logo) != 156 or crc16(logo) != 0xCF56:
-    sys.exit(f"{logo_path}: not the 156-byte logo (CRC must be CF56)")
+logo = read_logo(logo_path)
 
 arm9_offset = 0x200
 arm7_offset = align(arm9_offset + len(arm9), 0x200)
