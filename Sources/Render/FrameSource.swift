@@ -17,7 +17,7 @@ public struct FrameSource {
         }
         let needed = FrameSource.requiredByteCount(height: height, pitch: pitch, width: width * format.bytesPerPixel)
         guard bytes.count >= needed else {
-            throw RenderError.frameBufferTooSmall(width: width, height: height, pitch: pitch, byteCount: bytes.count)
+            throw RenderError.frameBufferTooSmall(width: width, height: height, pitch: pitch, needed: needed, byteCount: bytes.count)
         }
         self.bytes = bytes
         self.width = width

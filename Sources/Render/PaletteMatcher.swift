@@ -39,53 +39,46 @@ public enum PaletteMatcher {
         return redTerm + greenTerm + blueTerm
     }
 
-    /// Nearest cube level index (0…5) for one channel value: midpoints between the levels.
-    @inlinable
-    static func cubeStep(_ value: Int) -> Int {
-        if value < 48 { return 0 }
-        if value < 115 { return 1 }
-        return min(5, (value - 35) / 40)
+    /// The two cube levels (indices 0…5) around one channel value.
+    @inline(__always)
+    static func cubeNeighbours(_ value: Int) -> (Int, Int) {
+        var upper = 0
+        while upper < 5 && cubeLevels[upper] < value { upper += 1 }
+        return (max(0, upper - 1), upper)
     }
 
     /// The closest xterm 256-colour index among the cube (16…231) and the grey ramp (232…255).
-    /// The theme-dependent 16 base colours are never chosen.
+    /// The theme-dependent 16 base colours are never chosen. Tries the 8 cube corners around the
+    /// colour and the 2 ramp greys around its mean, which finds the metric's best in practice.
     public static func nearest256(_ color: RGBColor) -> UInt8 {
         let r = Int(color.red), g = Int(color.green), b = Int(color.blue)
-        let cubeIndex = 16 + 36 * cubeStep(r) + 6 * cubeStep(g) + cubeStep(b)
+        var best = 0, bestDistance = Int.max
+        let (r0, r1) = cubeNeighbours(r), (g0, g1) = cubeNeighbours(g), (b0, b1) = cubeNeighbours(b)
+        for ri in [r0, r1] {
+            for gi in [g0, g1] {
+                for bi in [b0, b1] {
+                    let index = 16 + 36 * ri + 6 * gi + bi
+                    let d = distance(color, self.color(ofIndex: UInt8(index)))
+                    if d < bestDistance { best = index; bestDistance = d }
+                }
+            }
+        }
         let average = (r + g + b) / 3
-        let greyStep = max(0, min(23, (average - 3) / 10))
-        let greyIndex = 232 + greyStep
-        let cubeDistance = distance(color, self.color(ofIndex: UInt8(cubeIndex)))
-        let greyDistance = distance(color, self.color(ofIndex: UInt8(greyIndex)))
-        return UInt8(greyDistance < cubeDistance ? greyIndex : cubeIndex)
+        let lowerGrey = max(0, min(23, (average - 8) / 10))
+        for step in [lowerGrey, min(23, lowerGrey + 1)] {
+            let d = distance(color, self.color(ofIndex: UInt8(232 + step)))
+            if d < bestDistance { best = 232 + step; bestDistance = d }
+        }
+        return UInt8(best)
     }
 
-    /// The closest of the 16 ANSI colours, by exhaustive search (callers cache through `nearest16Table`).
-    public static func nearest16Exhaustive(_ color: RGBColor) -> UInt8 {
+    /// The closest of the 16 ANSI colours (exhaustive; the encoder caches answers).
+    public static func nearest16(_ color: RGBColor) -> UInt8 {
         var best = 0, bestDistance = Int.max
         for (index, candidate) in ansi16.enumerated() {
             let d = distance(color, candidate)
             if d < bestDistance { best = index; bestDistance = d }
         }
         return UInt8(best)
-    }
-
-    /// The closest of the 16 ANSI colours, via a 32768-entry table over 5-bit channels
-    /// (built once, on first use, thread-safely as a global).
-    @inlinable
-    public static func nearest16(_ color: RGBColor) -> UInt8 {
-        let v: UInt32 = color.rawValue
-        let r5: UInt32 = (v >> 9) & 0x7C00
-        let g5: UInt32 = (v >> 6) & 0x03E0
-        let b5: UInt32 = (v >> 3) & 0x001F
-        let key = Int(r5 | g5 | b5)
-        return nearest16Table[key]
-    }
-
-    /// Index = r5 << 10 | g5 << 5 | b5; each 5-bit channel stands for the centre of its 8-value bucket.
-    public static let nearest16Table: [UInt8] = (0..<32768).map { (key: Int) -> UInt8 in
-        let r5: Int = key >> 10, g5: Int = (key >> 5) & 31, b5: Int = key & 31
-        let r = UInt8(r5 << 3 | 4), g = UInt8(g5 << 3 | 4), b = UInt8(b5 << 3 | 4)
-        return nearest16Exhaustive(RGBColor(red: r, green: g, blue: b))
     }
 }

@@ -1,7 +1,7 @@
 /// Why Render refused its input. Messages are one line and name the problem.
 public enum RenderError: Error, Equatable, CustomStringConvertible {
     /// A frame's buffer is shorter than `height` rows of `pitch` bytes.
-    case frameBufferTooSmall(width: Int, height: Int, pitch: Int, byteCount: Int)
+    case frameBufferTooSmall(width: Int, height: Int, pitch: Int, needed: Int, byteCount: Int)
     /// `pitch` is smaller than one row of pixels, or a dimension is negative.
     case invalidFrameGeometry(width: Int, height: Int, pitch: Int)
     /// An unknown `--color` value.
@@ -9,8 +9,8 @@ public enum RenderError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .frameBufferTooSmall(width, height, pitch, byteCount):
-            return "frame \(width)x\(height) with pitch \(pitch) needs \(FrameSource.requiredByteCount(height: height, pitch: pitch, width: width)) bytes, got \(byteCount)"
+        case let .frameBufferTooSmall(width, height, pitch, needed, byteCount):
+            return "frame \(width)x\(height) with pitch \(pitch) needs \(needed) bytes, got \(byteCount)"
         case let .invalidFrameGeometry(width, height, pitch):
             return "invalid frame geometry \(width)x\(height) with pitch \(pitch)"
         case let .unknownColorMode(value):

@@ -38,6 +38,8 @@ public final class TerminalEncoder {
     private var currentForeground = TerminalEncoder.unknown
     private var currentBackground = TerminalEncoder.unknown
     private let digits = DecimalDigits()
+    private var cache256 = PaletteCache(match: PaletteMatcher.nearest256)
+    private var cache16 = PaletteCache(match: PaletteMatcher.nearest16)
 
     public init(colorMode: ColorMode, synchronizedOutput: Bool) {
         self.colorMode = colorMode
@@ -121,8 +123,8 @@ public final class TerminalEncoder {
     private func code(_ color: RGBColor) -> UInt32 {
         switch colorMode {
         case .trueColor: return color.rawValue
-        case .palette256: return 0x100_0000 | UInt32(PaletteMatcher.nearest256(color))
-        case .palette16: return 0x200_0000 | UInt32(PaletteMatcher.nearest16(color))
+        case .palette256: return 0x100_0000 | UInt32(cache256.index(for: color))
+        case .palette16: return 0x200_0000 | UInt32(cache16.index(for: color))
         }
     }
 
@@ -151,6 +153,7 @@ public final class TerminalEncoder {
             let forwardCost = gap == 1 ? 3 : 3 + DecimalDigits.width(gap)
             if gap < min(forwardCost, absoluteCost) && skippedCellsAreCurrentSpaces(row: row, from: cursorColumn, to: column) {
                 output.append(contentsOf: repeatElement(UInt8(0x20), count: gap))
+                cursorColumn = column
                 return
             }
             if forwardCost <= absoluteCost {
@@ -158,6 +161,7 @@ public final class TerminalEncoder {
                 output.append(0x5B)
                 if gap > 1 { digits.append(gap, to: &output) }
                 output.append(0x43)  // C
+                cursorColumn = column
                 return
             }
         }
