@@ -1,0 +1,28 @@
+import Render
+import XCTest
+
+final class ColorModeTests: XCTestCase {
+    func testDetectionFromEnvironment() {
+        XCTAssertEqual(ColorMode.detect(environment: ["COLORTERM": "truecolor", "TERM": "xterm"]), .trueColor)
+        XCTAssertEqual(ColorMode.detect(environment: ["COLORTERM": "24bit"]), .trueColor)
+        XCTAssertEqual(ColorMode.detect(environment: ["TERM": "xterm-kitty"]), .trueColor)
+        XCTAssertEqual(ColorMode.detect(environment: ["TERM": "xterm-256color"]), .palette256)
+        XCTAssertEqual(ColorMode.detect(environment: ["TERM": "tmux-256color", "COLORTERM": "yes"]), .palette256)
+        XCTAssertEqual(ColorMode.detect(environment: ["TERM": "screen"]), .palette256)
+        XCTAssertEqual(ColorMode.detect(environment: ["TERM": "linux"]), .palette16)
+        XCTAssertEqual(ColorMode.detect(environment: ["TERM": "vt220"]), .palette16)
+        XCTAssertEqual(ColorMode.detect(environment: [:]), .palette16)
+    }
+
+    func testArgumentParsing() throws {
+        XCTAssertEqual(try ColorMode(argument: "24bit"), .trueColor)
+        XCTAssertEqual(try ColorMode(argument: "truecolor"), .trueColor)
+        XCTAssertEqual(try ColorMode(argument: "256"), .palette256)
+        XCTAssertEqual(try ColorMode(argument: "16"), .palette16)
+        XCTAssertThrowsError(try ColorMode(argument: "8")) { error in
+            XCTAssertEqual(error as? RenderError, .unknownColorMode("8"))
+            XCTAssertTrue("\(error)".contains("'8'"))
+        }
+        for mode in ColorMode.allCases { XCTAssertEqual(try ColorMode(argument: mode.rawValue), mode) }
+    }
+}

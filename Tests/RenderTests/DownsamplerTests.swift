@@ -1,0 +1,159 @@
+import Render
+import XCTest
+
+final class DownsamplerTests: XCTestCase {
+    private func pixel(_ canvas: CellCanvas, x: Int, y: Int) -> RGBColor {
+        let cell = canvas[x, y / 2]
+        if cell.character != Cell.upperHalfBlock { return cell.background }
+        return y % 2 == 0 ? cell.foreground : cell.background
+    }
+
+    func testOneToOneCopiesExactColoursAndBarsTheRest() throws {
+        var generator = SeededGenerator(seed: 1)
+        let frame = TestFrame.random(width: 16, height: 8, paletteSize: 1000, using: &generator)
+        var canvas = CellCanvas(columns: 20, rows: 6, background: .white)
+        let bar = RGBColor(rawValue: 0x123456)
+        try frame.withSource { source in
+            let layout = Downsampler().draw(source, from: source.bounds, into: canvas.bounds, on: &canvas,
+                                            options: ScalingOptions(integerScaling: true, barColor: bar))
+            // 20x12 pixels hold one copy of 16x8: centred at (2, 2).
+            XCTAssertEqual(layout.integerScale, 1)
+            XCTAssertEqual(layout.picture, PixelRect(x: (20 - 16) / 2, y: (12 - 8) / 2, width: 16, height: 8))
+            for y in 0..<12 {
+                for x in 0..<20 {
+                    let inside = x >= 2 && x < 18 && y >= 2 && y < 10
+                    let expected = inside ? source.color(x: x - 2, y: y - 2) : bar
+                    XCTAssertEqual(pixel(canvas, x: x, y: y), expected, "(\(x), \(y))")
+                }
+            }
+        }
+    }
+
+    func testIntegerScalingReplicatesEachPixelIntoASquareBlock() throws {
+        var generator = SeededGenerator(seed: 2)
+        let frame = TestFrame.random(width: 10, height: 6, paletteSize: 50, using: &generator)
+        var canvas = CellCanvas(columns: 33, rows: 10)
+        try frame.withSource { source in
+            let layout = Downsampler().draw(source, from: source.bounds, into: canvas.bounds, on: &canvas,
+                                            options: ScalingOptions(aspectRatio: 4.0 / 3.0, integerScaling: true))
+            let scale = min(33 / 10, 20 / 6)
+            XCTAssertEqual(layout.integerScale, scale)
+            XCTAssertEqual(layout.picture, PixelRect(x: (33 - 10 * scale) / 2, y: (20 - 6 * scale) / 2, width: 10 * scale, height: 6 * scale))
+            for y in 0..<layout.picture.height {
+                for x in 0..<layout.picture.width {
+                    XCTAssertEqual(pixel(canvas, x: layout.picture.x + x, y: layout.picture.y + y), source.color(x: x / scale, y: y / scale))
+                }
+            }
+        }
+    }
+
+    func testCheckerboardAveragesToGrey() throws {
+        // 4x4 checker of two colours, drawn into 2x2 pixels: every output pixel covers two of each.
+        let a: UInt32 = 0xFF_FFFF, b: UInt32 = 0x20_4060
+        let colors = (0..<16).map { i in ((i % 4) + (i / 4)) % 2 == 0 ? a : b }
+        var canvas = CellCanvas(columns: 2, rows: 1)
+        try TestFrame(width: 4, height: 4, colors: colors).withSource { source in
+            Downsampler().draw(source, from: source.bounds, into: canvas.bounds, on: &canvas)
+        }
+        func mean(_ shift: UInt32) -> UInt32 { ((a >> shift & 0xFF) * 2 + (b >> shift & 0xFF) * 2 + 2) / 4 }
+        let expected = RGBColor(rawValue: mean(16) << 16 | mean(8) << 8 | mean(0))
+        XCTAssertEqual(canvas[0, 0], Cell(top: expected, bottom: expected))
+        XCTAssertEqual(canvas[1, 0], Cell(top: expected, bottom: expected))
+    }
+
+    /// Box filter in Double arithmetic, the definition the integer version must match.
+    private func referenceAverage(_ source: FrameSource, rect: PixelRect, outputWidth: Int, outputHeight: Int, x: Int, y: Int) -> [Double] {
+        let scaleX = Double(rect.width) / Double(outputWidth), scaleY = Double(rect.height) / Double(outputHeight)
+        let left = Double(x) * scaleX, right = Double(x + 1) * scaleX
+        let top = Double(y) * scaleY, bottom = Double(y + 1) * scaleY
+        var sums = [0.0, 0.0, 0.0], area = 0.0
+        for sy in Int(top)..<min(rect.height, Int(bottom.rounded(.up))) {
+            let coverY = min(bottom, Double(sy + 1)) - max(top, Double(sy))
+            for sx in Int(left)..<min(rect.width, Int(right.rounded(.up))) {
+                let coverX = min(right, Double(sx + 1)) - max(left, Double(sx))
+                let weight = coverX * coverY
+                guard weight > 0 else { continue }
+                let color = source.color(x: rect.x + sx, y: rect.y + sy)
+                sums[0] += weight * Double(color.red)
+                sums[1] += weight * Double(color.green)
+                sums[2] += weight * Double(color.blue)
+                area += weight
+            }
+        }
+        return sums.map { $0 / area }
+    }
+
+    func testAreaAverageMatchesAReferenceBoxFilterAtOddRatios() throws {
+        var generator = SeededGenerator(seed: 3)
+        let cases: [(Int, Int, Int, Int)] = [(37, 23, 16, 5), (64, 48, 25, 9), (13, 40, 7, 11), (20, 10, 33, 8)]
+        for (width, height, columns, rows) in cases {
+            let frame = TestFrame.random(width: width + 6, height: height + 4, paletteSize: 4096, using: &generator)
+            var canvas = CellCanvas(columns: columns, rows: rows)
+            let rect = PixelRect(x: 3, y: 2, width: width, height: height)
+            try frame.withSource { source in
+                let layout = Downsampler().draw(source, from: rect, into: canvas.bounds, on: &canvas)
+                let picture = layout.picture
+                var worst = 0.0
+                for y in 0..<picture.height {
+                    for x in 0..<picture.width {
+                        let reference = referenceAverage(source, rect: rect, outputWidth: picture.width, outputHeight: picture.height, x: x, y: y)
+                        let drawn = pixel(canvas, x: picture.x + x, y: picture.y + y)
+                        let channels = [Double(drawn.red), Double(drawn.green), Double(drawn.blue)]
+                        for c in 0..<3 { worst = max(worst, abs(channels[c] - reference[c])) }
+                    }
+                }
+                XCTAssertLessThanOrEqual(worst, 1.0, "\(width)x\(height) into \(columns)x\(rows): max channel error \(worst)")
+            }
+        }
+    }
+
+    func testAspectRatioIsKeptWithCellsTwoPixelsTall() {
+        let target = CellRect(column: 0, row: 0, columns: 200, rows: 50)
+        // 256x224 (8:7) in 200x100 pixels: height-bound.
+        let snes = PictureLayout.fit(sourceWidth: 256, sourceHeight: 224, into: target, options: ScalingOptions())
+        let width = Int((100.0 * 256.0 / 224.0).rounded())
+        XCTAssertEqual(snes.picture, PixelRect(x: (200 - width) / 2, y: 0, width: width, height: 100))
+        XCTAssertNil(snes.integerScale)
+        // A caller's 4:3 display aspect overrides the pixel count.
+        let nes = PictureLayout.fit(sourceWidth: 256, sourceHeight: 240, into: target, options: ScalingOptions(aspectRatio: 4.0 / 3.0))
+        XCTAssertEqual(nes.picture.width, Int((100.0 * 4.0 / 3.0).rounded()))
+        XCTAssertEqual(nes.picture.height, 100)
+        // A wide picture in a tall target is width-bound and letterboxed, centred vertically.
+        let tall = PictureLayout.fit(sourceWidth: 160, sourceHeight: 144, into: CellRect(column: 5, row: 3, columns: 40, rows: 60), options: ScalingOptions())
+        let height = Int((40.0 * 144.0 / 160.0).rounded())
+        XCTAssertEqual(tall.picture, PixelRect(x: 5, y: 6 + (120 - height) / 2, width: 40, height: height))
+        // Too small for 1:1: integer scaling falls back to averaging.
+        let small = PictureLayout.fit(sourceWidth: 256, sourceHeight: 224, into: target, options: ScalingOptions(integerScaling: true))
+        XCTAssertNil(small.integerScale)
+    }
+
+    func testTwoPlacementsOfOneFrameComposeSideBySide() throws {
+        // A DS-shaped frame: top half red, bottom half blue, drawn as two screens side by side.
+        let width = 8, height = 12
+        let colors = (0..<(width * height)).map { $0 / width < height / 2 ? UInt32(0xFF0000) : UInt32(0x0000FF) }
+        var canvas = CellCanvas(columns: 16, rows: 3)
+        try TestFrame(width: width, height: height, colors: colors).withSource { source in
+            let downsampler = Downsampler()
+            downsampler.draw(source, from: PixelRect(x: 0, y: 0, width: 8, height: 6), into: CellRect(column: 0, row: 0, columns: 8, rows: 3), on: &canvas, options: ScalingOptions(integerScaling: true))
+            downsampler.draw(source, from: PixelRect(x: 0, y: 6, width: 8, height: 6), into: CellRect(column: 8, row: 0, columns: 8, rows: 3), on: &canvas, options: ScalingOptions(integerScaling: true))
+        }
+        for row in 0..<3 {
+            for column in 0..<16 {
+                let expected = RGBColor(rawValue: column < 8 ? 0xFF0000 : 0x0000FF)
+                XCTAssertEqual(canvas[column, row], Cell(top: expected, bottom: expected), "(\(column), \(row))")
+            }
+        }
+    }
+
+    func testOddPictureOffsetSharesACellWithTheBar() throws {
+        // 4x3 pixels 1:1 in 4x2 cells (4x4 pixels): centred at y = 0 ((4-3)/2 = 0), last half row is bar.
+        let colors = [UInt32](repeating: 0x00FF00, count: 12)
+        var canvas = CellCanvas(columns: 4, rows: 2)
+        try TestFrame(width: 4, height: 3, colors: colors).withSource { source in
+            Downsampler().draw(source, from: source.bounds, into: canvas.bounds, on: &canvas,
+                               options: ScalingOptions(integerScaling: true, barColor: RGBColor(rawValue: 0x101010)))
+        }
+        XCTAssertEqual(canvas[0, 1], Cell(top: RGBColor(rawValue: 0x00FF00), bottom: RGBColor(rawValue: 0x101010)))
+        XCTAssertEqual(canvas[3, 0], Cell(top: RGBColor(rawValue: 0x00FF00), bottom: RGBColor(rawValue: 0x00FF00)))
+    }
+}

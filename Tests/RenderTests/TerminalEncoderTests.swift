@@ -1,0 +1,188 @@
+import Render
+import XCTest
+
+final class TerminalEncoderTests: XCTestCase {
+    /// A canvas with a picture (few colours, so equal halves and repeated colours happen), bars, and text.
+    private func randomCanvas(columns: Int, rows: Int, using generator: inout SeededGenerator) throws -> CellCanvas {
+        var canvas = CellCanvas(columns: columns, rows: rows, background: RGBColor(rawValue: UInt32.random(in: 0...0xFF_FFFF, using: &generator)))
+        let frame = TestFrame.random(width: Int.random(in: 1...48, using: &generator), height: Int.random(in: 1...48, using: &generator),
+                                     paletteSize: Int.random(in: 1...6, using: &generator), using: &generator)
+        let target = CellRect(column: Int.random(in: -2..<columns, using: &generator), row: Int.random(in: -2..<rows, using: &generator),
+                              columns: Int.random(in: 1...columns + 2, using: &generator), rows: Int.random(in: 1...rows + 2, using: &generator))
+        try frame.withSource { source in
+            Downsampler().draw(source, from: source.bounds, into: target, on: &canvas,
+                               options: ScalingOptions(integerScaling: Bool.random(using: &generator)))
+        }
+        sprinkleText(on: &canvas, count: Int.random(in: 0...5, using: &generator), using: &generator)
+        return canvas
+    }
+
+    private func sprinkleText(on canvas: inout CellCanvas, count: Int, using generator: inout SeededGenerator) {
+        let characters: [Unicode.Scalar] = ["A", "z", " ", "│", "─", "é", "▀", "#"]
+        for _ in 0..<count {
+            let color = RGBColor(rawValue: UInt32.random(in: 0...0xFF_FFFF, using: &generator))
+            let cell = Cell(characters.randomElement(using: &generator)!, foreground: color, background: Bool.random(using: &generator) ? color : .black)
+            canvas.put(cell, column: Int.random(in: 0..<canvas.columns, using: &generator), row: Int.random(in: 0..<canvas.rows, using: &generator))
+        }
+    }
+
+    /// Random edits: single pixels, filled rectangles, text.
+    private func mutate(_ canvas: inout CellCanvas, using generator: inout SeededGenerator) {
+        let palette = (0..<4).map { _ in RGBColor(rawValue: UInt32.random(in: 0...0xFF_FFFF, using: &generator)) }
+        for _ in 0..<Int.random(in: 0...6, using: &generator) {
+            switch Int.random(in: 0..<3, using: &generator) {
+            case 0:
+                canvas.setPixel(x: Int.random(in: 0..<canvas.columns, using: &generator), y: Int.random(in: 0..<canvas.rows * 2, using: &generator),
+                                to: palette.randomElement(using: &generator)!)
+            case 1:
+                let rect = CellRect(column: Int.random(in: 0..<canvas.columns, using: &generator), row: Int.random(in: 0..<canvas.rows, using: &generator),
+                                    columns: Int.random(in: 1...6, using: &generator), rows: Int.random(in: 1...3, using: &generator))
+                canvas.fill(rect, with: palette.randomElement(using: &generator)!)
+            default:
+                sprinkleText(on: &canvas, count: 1, using: &generator)
+            }
+        }
+    }
+
+    func testRandomFramesAndChangesReproduceTheCanvasInEveryMode() throws {
+        for mode in ColorMode.allCases {
+            for seed in 1...40 {
+                var generator = SeededGenerator(seed: UInt64(seed) * 7919 + UInt64(mode.rawValue.count))
+                let columns = Int.random(in: 1...30, using: &generator), rows = Int.random(in: 1...12, using: &generator)
+                let synchronized = Bool.random(using: &generator)
+                let encoder = TerminalEncoder(colorMode: mode, synchronizedOutput: synchronized)
+                let terminal = VirtualTerminal(columns: columns, rows: rows)
+                var canvas = try randomCanvas(columns: columns, rows: rows, using: &generator)
+                var bytes: [UInt8] = []
+                for step in 0..<12 {
+                    let context = "\(mode) seed \(seed) step \(step)"
+                    bytes.removeAll(keepingCapacity: true)
+                    let count = encoder.encode(canvas, into: &bytes)
+                    XCTAssertEqual(count, bytes.count)
+                    try terminal.feed(bytes)
+                    assertScreen(terminal, shows: canvas, mode: mode, context)
+                    XCTAssertEqual(terminal.waste, [], context)
+                    if synchronized && !bytes.isEmpty {
+                        XCTAssertEqual(Array(bytes.prefix(8)), Array("\u{1B}[?2026h".utf8), context)
+                        XCTAssertEqual(Array(bytes.suffix(8)), Array("\u{1B}[?2026l".utf8), context)
+                    }
+                    if !synchronized { XCTAssertEqual(terminal.synchronizedBlocks, 0, context) }
+                    // The same canvas again: nothing to say.
+                    bytes.removeAll(keepingCapacity: true)
+                    XCTAssertEqual(encoder.encode(canvas, into: &bytes), 0, context)
+                    if step == 6 {
+                        // Someone else drew: the next frame repaints every cell over garbage.
+                        encoder.invalidate()
+                        try terminal.feed(Array("\u{1B}[1;1H\u{1B}[0mXX".utf8))
+                        canvas = try randomCanvas(columns: columns, rows: rows, using: &generator)
+                    } else {
+                        mutate(&canvas, using: &generator)
+                    }
+                }
+            }
+        }
+    }
+
+    func testFullRedrawWritesEveryCellAndIdenticalFrameWritesNothing() throws {
+        var generator = SeededGenerator(seed: 5)
+        let canvas = try randomCanvas(columns: 20, rows: 8, using: &generator)
+        let encoder = TerminalEncoder(colorMode: .trueColor, synchronizedOutput: true)
+        let terminal = VirtualTerminal(columns: 20, rows: 8)
+        var bytes: [UInt8] = []
+        encoder.encode(canvas, into: &bytes)
+        try terminal.feed(bytes)
+        XCTAssertEqual(terminal.glyphsWritten, 20 * 8)
+        bytes.removeAll()
+        XCTAssertEqual(encoder.encode(canvas, into: &bytes), 0)
+        XCTAssertEqual(bytes, [])
+        encoder.invalidate()
+        encoder.encode(canvas, into: &bytes)
+        try terminal.feed(bytes)
+        XCTAssertEqual(terminal.glyphsWritten, 20 * 8)
+        assertScreen(terminal, shows: canvas, mode: .trueColor, "after invalidate")
+    }
+
+    func testOnePixelChangeWritesExactlyOneCell() throws {
+        var generator = SeededGenerator(seed: 9)
+        let frame = TestFrame.random(width: 32, height: 20, paletteSize: 200, using: &generator)
+        let renderer = FrameRenderer(colorMode: .trueColor, synchronizedOutput: false)
+        let terminal = VirtualTerminal(columns: 40, rows: 12)
+        var bytes: [UInt8] = []
+        func show(_ frame: TestFrame) throws {
+            renderer.beginFrame(columns: 40, rows: 12)
+            try frame.withSource { renderer.draw($0, from: $0.bounds, into: CellRect(column: 0, row: 0, columns: 40, rows: 12), options: ScalingOptions(integerScaling: true)) }
+            bytes.removeAll(keepingCapacity: true)
+            renderer.encodeChanges(into: &bytes)
+            try terminal.feed(bytes)
+        }
+        try show(frame)
+        XCTAssertEqual(terminal.glyphsWritten, 40 * 12)
+        var changed = frame
+        changed.setRaw(x: 17, y: 9, 0xFEDCBA)
+        try show(changed)
+        XCTAssertEqual(terminal.glyphsWritten, 1)
+        // 32x20 centred in 40x24 pixels: pixel (17, 9) lands at x 21, y 11 -> cell (21, 5), bottom half.
+        XCTAssertEqual(terminal.glyph(column: 21, row: 5).background, .rgb(0xFEDCBA))
+        assertScreen(terminal, shows: renderer.canvas, mode: .trueColor, "one pixel")
+        try show(changed)
+        XCTAssertEqual(bytes, [])
+    }
+
+    func testEncodingDetails() throws {
+        let encoder = TerminalEncoder(colorMode: .trueColor, synchronizedOutput: false)
+        var canvas = CellCanvas(columns: 4, rows: 1)
+        let red = RGBColor(rawValue: 0xFF0000), blue = RGBColor(rawValue: 0x0000FF)
+        canvas.put(Cell(top: red, bottom: red), column: 0, row: 0)
+        canvas.put(Cell(top: red, bottom: blue), column: 1, row: 0)
+        canvas.put(Cell(top: red, bottom: blue), column: 2, row: 0)
+        canvas.put(Cell("A", foreground: .white, background: blue), column: 3, row: 0)
+        var bytes: [UInt8] = []
+        encoder.encode(canvas, into: &bytes)
+        // Home; a one-colour cell is a space with only a background; the next cell sets only what
+        // changed; the identical third cell needs no SGR; the text cell changes only its foreground.
+        let expected = "\u{1B}[H\u{1B}[48;2;255;0;0m \u{1B}[38;2;255;0;0;48;2;0;0;255m▀▀\u{1B}[38;2;255;255;255mA"
+        XCTAssertEqual(String(decoding: bytes, as: UTF8.self), expected)
+
+        // Changing cells 0 and 3 (not 1, 2): a relative move skips the unchanged cells.
+        canvas.put(Cell(top: blue, bottom: blue), column: 0, row: 0)
+        canvas.put(Cell("B", foreground: .white, background: blue), column: 3, row: 0)
+        bytes.removeAll()
+        encoder.encode(canvas, into: &bytes)
+        XCTAssertEqual(String(decoding: bytes, as: UTF8.self), "\u{1B}[H \u{1B}[2CB")
+    }
+
+    func testPaletteModesEmitIndexedColours() throws {
+        var canvas = CellCanvas(columns: 2, rows: 1)
+        canvas.put(Cell(top: RGBColor(rawValue: 0xFF0000), bottom: RGBColor(rawValue: 0x808080)), column: 0, row: 0)
+        canvas.put(Cell(top: RGBColor(rawValue: 0x00FF00), bottom: RGBColor(rawValue: 0x000000)), column: 1, row: 0)
+        var bytes: [UInt8] = []
+        TerminalEncoder(colorMode: .palette256, synchronizedOutput: false).encode(canvas, into: &bytes)
+        XCTAssertEqual(String(decoding: bytes, as: UTF8.self), "\u{1B}[H\u{1B}[38;5;196;48;5;244m▀\u{1B}[38;5;46;48;5;16m▀")
+        bytes.removeAll()
+        TerminalEncoder(colorMode: .palette16, synchronizedOutput: false).encode(canvas, into: &bytes)
+        XCTAssertEqual(String(decoding: bytes, as: UTF8.self), "\u{1B}[H\u{1B}[91;100m▀\u{1B}[92;40m▀")
+    }
+
+    func testResizeRedrawsAndChangingModeRedraws() throws {
+        let renderer = FrameRenderer(colorMode: .trueColor, synchronizedOutput: true)
+        var bytes: [UInt8] = []
+        renderer.beginFrame(columns: 10, rows: 4, background: RGBColor(rawValue: 0x334455))
+        renderer.put(text: "Hi", column: 1, row: 1, foreground: .white, background: .black)
+        renderer.encodeChanges(into: &bytes)
+        bytes.removeAll()
+        renderer.beginFrame(columns: 10, rows: 4, background: RGBColor(rawValue: 0x334455))
+        renderer.put(text: "Hi", column: 1, row: 1, foreground: .white, background: .black)
+        XCTAssertEqual(renderer.encodeChanges(into: &bytes), 0)
+        renderer.beginFrame(columns: 12, rows: 5, background: RGBColor(rawValue: 0x334455))
+        renderer.encodeChanges(into: &bytes)
+        let big = VirtualTerminal(columns: 12, rows: 5)
+        try big.feed(bytes)
+        XCTAssertEqual(big.glyphsWritten, 60)
+        bytes.removeAll()
+        renderer.colorMode = .palette16
+        renderer.encodeChanges(into: &bytes)
+        try big.feed(bytes)
+        XCTAssertEqual(big.glyphsWritten, 60)
+        assertScreen(big, shows: renderer.canvas, mode: .palette16, "after mode change")
+    }
+}
