@@ -1,0 +1,39 @@
+/// Dynamic rate control: the maths that keeps the device buffer about half full.
+///
+/// The core produces samples by its own clock (the monotonic clock at the core's fps) and the sound
+/// card plays them by another (its crystal). The two never agree exactly, so a fixed resampling
+/// ratio either starves the device (underruns, clicks) or lets latency grow without bound.
+/// Instead the audio thread nudges the ratio by at most ±`maximumDeviation` (0.5%, far below what
+/// an ear hears as pitch) in proportion to how far the buffer is from half full:
+/// emptier than half → slightly more output per input sample; fuller → slightly less.
+///
+/// A pure value: no clock, no ALSA. `AudioOutput` feeds it the measured fill; tests feed it a
+/// simulated device. Any thread.
+public struct RateController: Sendable, Equatable {
+    /// The device buffer, in frames.
+    public let bufferFrames: Int
+    /// Where the controller steers the fill: half the buffer.
+    public let targetFill: Int
+    /// The largest relative change of the ratio, e.g. 0.005 for ±0.5%.
+    public let maximumDeviation: Double
+
+    public init(bufferFrames: Int, maximumDeviation: Double = 0.005) {
+        precondition(bufferFrames >= 2, "a device buffer holds at least two frames")
+        self.bufferFrames = bufferFrames
+        targetFill = bufferFrames / 2
+        self.maximumDeviation = maximumDeviation
+    }
+
+    /// The factor to multiply the nominal ratio (device rate / core rate) by, in
+    /// 1 - maximumDeviation ... 1 + maximumDeviation: 1 + deviation when the buffer is empty,
+    /// 1 exactly at half full, 1 - deviation when full.
+    public func adjustment(forFill fill: Int) -> Double {
+        let offset = Double(targetFill - fill) / Double(targetFill)
+        return 1 + maximumDeviation * min(1, max(-1, offset))
+    }
+
+    /// Output frames to write now to bring the buffer back up to its target; 0 at or above it.
+    public func framesToWrite(forFill fill: Int) -> Int {
+        max(0, targetFill - fill)
+    }
+}
