@@ -67,7 +67,8 @@ public final class AudioOutput: Sendable {
             return
         }
         controls.sourceRate.store(sourceRate.bitPattern, ordering: .relaxed)
-        let loop = AudioThreadLoop(device: device, ring: ring, resampler: resampler, controls: controls)
+        let loop = AudioThreadLoop(device: device, ring: ring, resampler: resampler, sourceRate: sourceRate,
+                                   controls: controls)
         let finished = DispatchSemaphore(value: 0)
         let worker = Thread {
             loop.run()
@@ -122,7 +123,8 @@ public final class AudioOutput: Sendable {
         controls.muted.store(muted, ordering: .relaxed)
     }
 
-    /// Times the device ran dry while the core was producing (pauses are not counted).
+    /// Times the device ran dry while the core was producing: a dry spell counts once, and only when
+    /// samples arrive again within 250 ms (a longer silence is the core pausing).
     public var underruns: Int { controls.underruns.load(ordering: .relaxed) }
 
     /// CPU time the audio thread has used so far.

@@ -14,14 +14,20 @@ final class AudioThreadLoop: @unchecked Sendable {
     private var clock: PlaybackClock
     private var deviceFailed = false
 
-    /// A pause (no samples for this long) is not an underrun.
+    /// A dry spell that ends with new samples within this time is an underrun; a longer one is the
+    /// core pausing (menu, breakpoint, end of a test) and is not counted.
     private static let idleAfter = 0.25
-    private var lastSamplesTime = -Double.infinity
+    /// When the device last ran dry, while it is still waiting for samples.
+    private var drySince: Double?
     private var input: [Int16]
     private var output: [Int16] = []
 
-    init(device: PCMDevice, ring: SampleRing, resampler: Resampler, controls: AudioControls) {
+    /// The rate `resampler` was made for; changes arrive through `controls.sourceRate`.
+    private var sourceRate: Double
+
+    init(device: PCMDevice, ring: SampleRing, resampler: Resampler, sourceRate: Double, controls: AudioControls) {
         self.device = device
+        self.sourceRate = sourceRate
         self.ring = ring
         self.resampler = resampler
         self.controls = controls
@@ -39,7 +45,6 @@ final class AudioThreadLoop: @unchecked Sendable {
     func run() {
         let origin = ContinuousClock.now
         var lastSpeed = 1.0
-        var lastSourceRate = Double(bitPattern: controls.sourceRate.load(ordering: .relaxed))
         while !controls.stopRequested.load(ordering: .relaxed) {
             let elapsed = ContinuousClock.now - origin
             let now = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
@@ -53,15 +58,15 @@ final class AudioThreadLoop: @unchecked Sendable {
                 }
                 lastSpeed = speed
             }
-            let sourceRate = Double(bitPattern: controls.sourceRate.load(ordering: .relaxed))
-            if sourceRate != lastSourceRate {
+            let newSourceRate = Double(bitPattern: controls.sourceRate.load(ordering: .relaxed))
+            if newSourceRate != sourceRate {
                 do {
-                    try resampler.setRates(source: sourceRate, target: Double(device.rate))
-                    Log.info("audio: source rate now \(sourceRate) Hz")
+                    try resampler.setRates(source: newSourceRate, target: Double(device.rate))
+                    Log.info("audio: source rate now \(newSourceRate) Hz")
                 } catch {
                     Log.warning("\(error)")
                 }
-                lastSourceRate = sourceRate
+                sourceRate = newSourceRate
             }
 
             tickOnce(now: now, speed: speed)
@@ -79,7 +84,7 @@ final class AudioThreadLoop: @unchecked Sendable {
                 switch try device.delay() {
                 case let .ok(frames): delay = frames
                 case .recoveredUnderrun:
-                    countUnderrun(at: now)
+                    noteRanDry(at: now)
                     clock.deviceRecovered(at: now, reportedDelay: 0)
                 }
             } catch {
@@ -87,27 +92,26 @@ final class AudioThreadLoop: @unchecked Sendable {
             }
         }
         let (fill, ranDry) = clock.fill(at: now, reportedDelay: delay)
-        if ranDry { countUnderrun(at: now) }
+        if ranDry { noteRanDry(at: now) }
 
         let wanted = controller.framesToWrite(forFill: fill)
         let fastForwardMuted = speed > 1 && !controls.spedUp.load(ordering: .relaxed)
         if fastForwardMuted {
             // Keep the device fed with silence so it neither underruns nor clicks on return.
             ring.discardAll()
-            lastSamplesTime = now
             guard wanted > 0 else { return }
             output.removeAll(keepingCapacity: true)
             output.append(contentsOf: repeatElement(0, count: wanted * 2))
         } else {
             guard wanted > 0 else { return }
-            let ratio = resampler.ratio / speed * controller.adjustment(forFill: fill)
-            let framesNeeded = Int((Double(wanted) / ratio).rounded(.up))
-            let framesToRead = min(framesNeeded, ring.count / 2, input.count / 2)
+            let plan = controller.plan(forFill: fill, nominalRatio: resampler.ratio / speed)
+            let ratio = plan.ratio
+            let framesToRead = min(plan.inputFrames, ring.count / 2, input.count / 2)
             guard framesToRead > 0 else { return }
             let samplesRead = input.withUnsafeMutableBufferPointer { buffer in
                 ring.read(into: UnsafeMutableBufferPointer(rebasing: buffer[0..<(framesToRead * 2)]))
             }
-            lastSamplesTime = now
+            noteSamplesArrived(at: now)
             let gain: Float = controls.muted.load(ordering: .relaxed)
                 ? 0 : Float(Double(bitPattern: controls.volume.load(ordering: .relaxed)))
             output.removeAll(keepingCapacity: true)
@@ -142,7 +146,7 @@ final class AudioThreadLoop: @unchecked Sendable {
                 switch status {
                 case let .ok(frames): offset += frames * 2
                 case .recoveredUnderrun:
-                    countUnderrun(at: now)
+                    noteRanDry(at: now)
                     clock.deviceRecovered(at: now, reportedDelay: 0)
                 }
             } catch {
@@ -152,10 +156,17 @@ final class AudioThreadLoop: @unchecked Sendable {
         clock.didWrite(offset / 2, at: now)
     }
 
-    private func countUnderrun(at now: Double) {
-        if now - lastSamplesTime < AudioThreadLoop.idleAfter {
+    /// The device ran dry: remember when, and decide once samples flow again.
+    private func noteRanDry(at now: Double) {
+        if drySince == nil { drySince = now }
+    }
+
+    private func noteSamplesArrived(at now: Double) {
+        guard let since = drySince else { return }
+        drySince = nil
+        if now - since < AudioThreadLoop.idleAfter {
             controls.underruns.add(1, ordering: .relaxed)
-            Log.debug("audio: underrun at \(now) s")
+            Log.debug("audio: underrun at \(since) s")
         }
     }
 

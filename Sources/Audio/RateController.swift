@@ -4,8 +4,10 @@
 /// card plays them by another (its crystal). The two never agree exactly, so a fixed resampling
 /// ratio either starves the device (underruns, clicks) or lets latency grow without bound.
 /// Instead the audio thread nudges the ratio by at most ±`maximumDeviation` (0.5%, far below what
-/// an ear hears as pitch) in proportion to how far the buffer is from half full:
-/// emptier than half → slightly more output per input sample; fuller → slightly less.
+/// an ear hears as pitch) in proportion to how far the buffer is from half full, reaching the full
+/// deviation a quarter of the buffer away from the target: emptier than half → slightly more output
+/// per input sample; fuller → slightly less. A device 0.3% fast then settles about 15% of the buffer
+/// below half, well clear of empty.
 ///
 /// A pure value: no clock, no ALSA. `AudioOutput` feeds it the measured fill; tests feed it a
 /// simulated device. Any thread.
@@ -25,15 +27,34 @@ public struct RateController: Sendable, Equatable {
     }
 
     /// The factor to multiply the nominal ratio (device rate / core rate) by, in
-    /// 1 - maximumDeviation ... 1 + maximumDeviation: 1 + deviation when the buffer is empty,
-    /// 1 exactly at half full, 1 - deviation when full.
+    /// 1 - maximumDeviation ... 1 + maximumDeviation: 1 exactly at half full, 1 + deviation at a
+    /// quarter full or emptier, 1 - deviation at three quarters or fuller.
     public func adjustment(forFill fill: Int) -> Double {
-        let offset = Double(targetFill - fill) / Double(targetFill)
+        let offset = Double(targetFill - fill) / Double(max(1, bufferFrames / 4))
         return 1 + maximumDeviation * min(1, max(-1, offset))
     }
 
     /// Output frames to write now to bring the buffer back up to its target; 0 at or above it.
     public func framesToWrite(forFill fill: Int) -> Int {
         max(0, targetFill - fill)
+    }
+
+    /// What to do this tick: how much to write, at which ratio, and so how many input frames to read.
+    public struct Plan: Sendable, Equatable {
+        /// Output (device) frames wanted.
+        public var outputFrames: Int
+        /// The ratio to resample with: nominal × `adjustment`.
+        public var ratio: Double
+        /// Input (core) frames to take from the ring for that output (rounded up).
+        public var inputFrames: Int
+    }
+
+    /// The plan for a device holding `fill` frames when the nominal ratio (device rate / core rate,
+    /// already divided by the fast-forward speed) is `nominalRatio`.
+    public func plan(forFill fill: Int, nominalRatio: Double) -> Plan {
+        let outputFrames = framesToWrite(forFill: fill)
+        let ratio = nominalRatio * adjustment(forFill: fill)
+        let inputFrames = outputFrames == 0 ? 0 : Int((Double(outputFrames) / ratio).rounded(.up))
+        return Plan(outputFrames: outputFrames, ratio: ratio, inputFrames: inputFrames)
     }
 }
