@@ -104,9 +104,11 @@ final class AudioThreadLoop: @unchecked Sendable {
             output.append(contentsOf: repeatElement(0, count: wanted * 2))
         } else {
             guard wanted > 0 else { return }
-            let plan = controller.plan(forFill: fill, nominalRatio: resampler.ratio / speed)
+            let available = min(ring.count / 2, input.count / 2)
+            let plan = controller.plan(forFill: fill, nominalRatio: resampler.ratio / speed,
+                                       availableInputFrames: available)
             let ratio = plan.ratio
-            let framesToRead = min(plan.inputFrames, ring.count / 2, input.count / 2)
+            let framesToRead = plan.inputFrames
             guard framesToRead > 0 else { return }
             let samplesRead = input.withUnsafeMutableBufferPointer { buffer in
                 ring.read(into: UnsafeMutableBufferPointer(rebasing: buffer[0..<(framesToRead * 2)]))

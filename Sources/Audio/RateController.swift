@@ -5,9 +5,9 @@
 /// ratio either starves the device (underruns, clicks) or lets latency grow without bound.
 /// Instead the audio thread nudges the ratio by at most ±`maximumDeviation` (0.5%, far below what
 /// an ear hears as pitch) in proportion to how far the buffer is from half full, reaching the full
-/// deviation a quarter of the buffer away from the target: emptier than half → slightly more output
-/// per input sample; fuller → slightly less. A device 0.3% fast then settles about 15% of the buffer
-/// below half, well clear of empty.
+/// deviation an eighth of the buffer away from the target: emptier than half → slightly more output
+/// per input sample; fuller → slightly less. A device 0.3% fast then settles about 8% of the buffer
+/// below half, well clear of empty (see RateControllerTests' ten-minute simulations).
 ///
 /// A pure value: no clock, no ALSA. `AudioOutput` feeds it the measured fill; tests feed it a
 /// simulated device. Any thread.
@@ -27,10 +27,10 @@ public struct RateController: Sendable, Equatable {
     }
 
     /// The factor to multiply the nominal ratio (device rate / core rate) by, in
-    /// 1 - maximumDeviation ... 1 + maximumDeviation: 1 exactly at half full, 1 + deviation at a
-    /// quarter full or emptier, 1 - deviation at three quarters or fuller.
+    /// 1 - maximumDeviation ... 1 + maximumDeviation: 1 exactly at half full, 1 + deviation at
+    /// 3/8 full or emptier, 1 - deviation at 5/8 or fuller.
     public func adjustment(forFill fill: Int) -> Double {
-        let offset = Double(targetFill - fill) / Double(max(1, bufferFrames / 4))
+        let offset = Double(targetFill - fill) / Double(max(1, bufferFrames / 8))
         return 1 + maximumDeviation * min(1, max(-1, offset))
     }
 
@@ -50,11 +50,23 @@ public struct RateController: Sendable, Equatable {
     }
 
     /// The plan for a device holding `fill` frames when the nominal ratio (device rate / core rate,
-    /// already divided by the fast-forward speed) is `nominalRatio`.
-    public func plan(forFill fill: Int, nominalRatio: Double) -> Plan {
+    /// already divided by the fast-forward speed) is `nominalRatio` and the ring holds
+    /// `availableInputFrames`.
+    ///
+    /// The ratio is adjusted for the fill *after* this write. Topping up to half full every tick
+    /// means a device that drains between ticks looks half a tick's worth emptier than it is on
+    /// average; steering by the fill before the write would bend the pitch for nothing. What really
+    /// signals drift is the ring running short of what the device needs, and that shows in the
+    /// fill after the write.
+    public func plan(forFill fill: Int, nominalRatio: Double, availableInputFrames: Int = .max) -> Plan {
         let outputFrames = framesToWrite(forFill: fill)
-        let ratio = nominalRatio * adjustment(forFill: fill)
-        let inputFrames = outputFrames == 0 ? 0 : Int((Double(outputFrames) / ratio).rounded(.up))
+        guard outputFrames > 0 else {
+            return Plan(outputFrames: 0, ratio: nominalRatio * adjustment(forFill: fill), inputFrames: 0)
+        }
+        let suppliable = Double(max(0, availableInputFrames)) * nominalRatio
+        let expectedFill = fill + Int(min(Double(outputFrames), suppliable))
+        let ratio = nominalRatio * adjustment(forFill: expectedFill)
+        let inputFrames = min(Int((Double(outputFrames) / ratio).rounded(.up)), max(0, availableInputFrames))
         return Plan(outputFrames: outputFrames, ratio: ratio, inputFrames: inputFrames)
     }
 }
