@@ -34,7 +34,7 @@ public enum PointerMapping {
 
     /// Cell `index` of `count` to -0x7fff...0x7fff, at the cell's centre.
     static func axis(_ index: Int, of count: Int) -> Int16 {
-        let centre = (2 * index + 1) * 0xFFFE / (2 * count)  // 0...0xFFFE
-        return Int16(centre - 0x7FFF)
+        // Offset of the cell centre from the screen centre, in half cells, scaled to half the range.
+        Int16((2 * index + 1 - count) * 0x7FFF / count)
     }
 }
