@@ -1,1 +1,0 @@
-// The Input module. See ../../README.md and DESIGN.md for its place in the architecture.

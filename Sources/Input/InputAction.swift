@@ -1,0 +1,38 @@
+/// Frontend commands bound to keys like buttons are. Raw values are the names in key-map files.
+///
+/// Defaults (see `KeyMap.defaultActions`): Esc pause menu, Tab fast-forward toggle, Space
+/// fast-forward while held, F5 quick save, F8 quick load, H hold-button toggle, F12 screenshot,
+/// F6/F7 state slot up/down, F9 reset; quit has no default key (it is in the pause menu) so a
+/// stray key press never ends a game.
+public enum InputAction: String, CaseIterable, Sendable, Codable {
+    case pauseMenu = "pause-menu"
+    case fastForwardToggle = "fast-forward-toggle"
+    /// Fast-forward only while the key is held (query `PlayerInput.isFastForwardHeld(now:)`).
+    case fastForwardHold = "fast-forward-hold"
+    case quickSave = "quick-save"
+    case quickLoad = "quick-load"
+    /// Arms the hold-button toggle: the next button key pressed toggles that button's hold.
+    case holdButtonToggle = "hold-button-toggle"
+    case screenshot
+    case stateSlotUp = "state-slot-up"
+    case stateSlotDown = "state-slot-down"
+    case reset
+    case quit
+
+    /// For menus and the key-map editor.
+    public var title: String {
+        switch self {
+        case .pauseMenu: "Pause menu"
+        case .fastForwardToggle: "Fast-forward (toggle)"
+        case .fastForwardHold: "Fast-forward (hold)"
+        case .quickSave: "Quick save"
+        case .quickLoad: "Quick load"
+        case .holdButtonToggle: "Hold button"
+        case .screenshot: "Screenshot"
+        case .stateSlotUp: "State slot +"
+        case .stateSlotDown: "State slot -"
+        case .reset: "Reset"
+        case .quit: "Quit"
+        }
+    }
+}

@@ -1,0 +1,74 @@
+/// Whether a key went down, repeated (autorepeat) or came up. Legacy terminals only ever send
+/// `.press` (autorepeat arrives as more presses); the kitty protocol with flag 2 sends all three.
+public enum KeyEventKind: Sendable, Hashable {
+    case press, `repeat`, release
+}
+
+public struct KeyEvent: Sendable, Hashable {
+    public var key: Key
+    public var modifiers: KeyModifiers
+    public var kind: KeyEventKind
+
+    public init(_ key: Key, modifiers: KeyModifiers = [], kind: KeyEventKind = .press) {
+        self.key = key
+        self.modifiers = modifiers
+        self.kind = kind
+    }
+
+    /// The text the key types, for text fields (search box, rename): nil for non-printing keys,
+    /// Control/Alt chords and releases.
+    public var text: String? {
+        guard kind != .release, modifiers.isDisjoint(with: [.control, .alt, .super]) else { return nil }
+        guard case .character(let scalar) = key else { return nil }
+        if modifiers.contains(.shift), ("a"..."z").contains(scalar) {
+            return String(Character(Unicode.Scalar(scalar.value - 0x20)!))
+        }
+        return String(Character(scalar))
+    }
+}
+
+public enum MouseButton: Sendable, Hashable {
+    case left, middle, right, none
+    case wheelUp, wheelDown, wheelLeft, wheelRight
+    /// Buttons 8...11 (back/forward on many mice).
+    case extra(Int)
+}
+
+public struct MouseEvent: Sendable, Hashable {
+    public enum Kind: Sendable, Hashable {
+        /// A button went down (wheel notches are presses of the wheel "buttons").
+        case press
+        case release
+        /// Motion with a button held (`drag`) or without (`move`, only with mode 1003).
+        case drag, move
+    }
+
+    public var kind: Kind
+    public var button: MouseButton
+    /// Zero-based cell position (SGR reports are one-based; this is converted).
+    public var column: Int
+    public var row: Int
+    public var modifiers: KeyModifiers
+
+    public init(kind: Kind, button: MouseButton, column: Int, row: Int, modifiers: KeyModifiers = []) {
+        self.kind = kind
+        self.button = button
+        self.column = column
+        self.row = row
+        self.modifiers = modifiers
+    }
+}
+
+/// One thing the terminal told us: a key, the mouse, a paste, focus, or a reply to a query.
+public enum InputEvent: Sendable, Hashable {
+    case key(KeyEvent)
+    case mouse(MouseEvent)
+    /// Bracketed paste (`CSI 200~ ... CSI 201~`), as one string. Play mode ignores it.
+    case paste(String)
+    /// The terminal window gained (`true`) or lost focus (mode 1004).
+    case focus(Bool)
+    /// Reply `CSI ? flags u` to the kitty keyboard-protocol query `CSI ? u`.
+    case keyboardFlags(Int)
+    /// Primary device attributes reply `CSI ? p1;p2;... c` to `CSI c`.
+    case deviceAttributes([Int])
+}

@@ -1,0 +1,205 @@
+import XCTest
+@testable import Input
+
+final class KeyDecoderTests: XCTestCase {
+    /// Captured from tmux 3.x (`tmux send-keys Up Down Left Right Home End PPage NPage IC DC F1 F4
+    /// F5 F12 C-Up S-F5 M-a C-a BSpace Enter Tab BTab` into a pane running a raw-mode byte dump).
+    static let tmuxSample: [UInt8] = Array(
+        "\u{1B}[A\u{1B}[B\u{1B}[D\u{1B}[C\u{1B}[1~\u{1B}[4~\u{1B}[5~\u{1B}[6~\u{1B}[2~\u{1B}[3~\u{1B}OP\u{1B}OS\u{1B}[15~\u{1B}[24~\u{1B}[1;5A\u{1B}[15;2~\u{1B}a\u{01}\u{7F}\r\t\u{1B}[Z".utf8)
+
+    static let tmuxExpected: [InputEvent] = [
+        press(.up), press(.down), press(.left), press(.right), press(.home), press(.end),
+        press(.pageUp), press(.pageDown), press(.insert), press(.delete), press(.function(1)), press(.function(4)),
+        press(.function(5)), press(.function(12)), press(.up, .control), press(.function(5), .shift),
+        press(.character("a"), .alt), press(.character("a"), .control), press(.backspace), press(.enter),
+        press(.tab), press(.tab, .shift),
+    ]
+
+    func testTmuxSample() {
+        XCTAssertEqual(decode(Self.tmuxSample), Self.tmuxExpected)
+    }
+
+    func testTmuxSampleSplitAtEveryByte() {
+        let bytes = Self.tmuxSample
+        for split in 1..<bytes.count {
+            let events = decodeReads([Array(bytes[..<split]), Array(bytes[split...])])
+            XCTAssertEqual(events, Self.tmuxExpected, "split at \(split)")
+        }
+    }
+
+    func testEveryByteInItsOwnRead() {
+        XCTAssertEqual(decodeReads(Self.tmuxSample.map { [$0] }), Self.tmuxExpected)
+    }
+
+    /// xterm in application cursor mode (DECCKM) and with modifiers, per xterm's ctlseqs: SS3
+    /// arrows and F1...F4, `CSI 1;mods P` for modified F1, Home/End as `CSI H`/`CSI F`.
+    func testXtermLegacyForms() {
+        XCTAssertEqual(decode("\u{1B}OA\u{1B}OB\u{1B}OC\u{1B}OD\u{1B}OH\u{1B}OF\u{1B}OP\u{1B}OQ\u{1B}OR\u{1B}OS"),
+                       [press(.up), press(.down), press(.right), press(.left), press(.home), press(.end),
+                        press(.function(1)), press(.function(2)), press(.function(3)), press(.function(4))])
+        XCTAssertEqual(decode("\u{1B}[H\u{1B}[F\u{1B}[1;2P\u{1B}[1;3C\u{1B}[1;6D\u{1B}[5;5~\u{1B}[17~\u{1B}[23~"),
+                       [press(.home), press(.end), press(.function(1), .shift), press(.right, .alt),
+                        press(.left, [.shift, .control]), press(.pageUp, .control), press(.function(6)),
+                        press(.function(11))])
+        // xterm modifyOtherKeys: CSI 27 ; mods ; code ~ (Ctrl+Enter).
+        XCTAssertEqual(decode("\u{1B}[27;5;13~"), [press(.enter, .control)])
+    }
+
+    func testLegacyControlBytesAndText() {
+        XCTAssertEqual(decode("aZ 1\u{08}\u{7F}\r\t\u{00}\u{1A}"),
+                       [press(.character("a")), press(.character("z"), .shift), press(.character(" ")),
+                        press(.character("1")), press(.backspace), press(.backspace), press(.enter), press(.tab),
+                        press(.character(" "), .control), press(.character("z"), .control)])
+        XCTAssertEqual(decode("é€😀"), [press(.character("é")), press(.character("€")), press(.character("😀"))])
+        XCTAssertEqual(decode("\u{1B}é"), [press(.character("é"), .alt)])
+        if case .key(let event) = decode("Q")[0] { XCTAssertEqual(event.text, "Q") } else { XCTFail() }
+    }
+
+    /// kitty with flags 1|2|8 (`CSI > 11 u`): letters, Enter and lone modifiers as CSI u with event
+    /// types, arrows as `CSI 1;mods:event A`, F5 as `CSI 15;mods:event ~` (kitty keyboard-protocol docs).
+    func testKittyProtocol() {
+        let bytes = "\u{1B}[97u\u{1B}[97;1:2u\u{1B}[97;1:3u\u{1B}[57447;2u\u{1B}[57447;1:3u\u{1B}[A\u{1B}[1;1:3A"
+            + "\u{1B}[13u\u{1B}[13;1:3u\u{1B}[15~\u{1B}[15;1:3~\u{1B}[122;6u\u{1B}[27u\u{1B}[57441;2:3u"
+            + "\u{1B}[97:65;2u\u{1B}[57399u\u{1B}[13~\u{1B}[127;1:3u"
+        XCTAssertEqual(decode(bytes), [
+            press(.character("a")), repeated(.character("a")), release(.character("a")),
+            press(.rightShift, .shift), release(.rightShift), press(.up), release(.up),
+            press(.enter), release(.enter), press(.function(5)), release(.function(5)),
+            press(.character("z"), [.shift, .control]), press(.escape), release(.leftShift, .shift),
+            press(.character("a"), .shift), press(.keypad("0")), press(.function(3)), release(.backspace),
+        ])
+    }
+
+    func testKittyUnknownFunctionalKeysAreSkipped() {
+        // Media keys (57428...) and left hyper have no Key: skipped whole, the next key survives.
+        XCTAssertEqual(decode("\u{1B}[57428u\u{1B}[57445;1:3ux"), [press(.character("x"))])
+    }
+
+    func testRepliesToQueries() {
+        // kitty: flags reply then DA1; foot: DA1 with attributes; xterm: a long DA1; tmux: `?1;2c`.
+        XCTAssertEqual(decode("\u{1B}[?11u\u{1B}[?62;c"), [.keyboardFlags(11), .deviceAttributes([62, 0])])
+        XCTAssertEqual(decode("\u{1B}[?0u\u{1B}[?62;4;22c"), [.keyboardFlags(0), .deviceAttributes([62, 4, 22])])
+        XCTAssertEqual(decode("\u{1B}[?1;2c"), [.deviceAttributes([1, 2])])
+        // DA2 and other private replies are skipped, not mistaken for keys.
+        XCTAssertEqual(decode("\u{1B}[>1;4000;0cq"), [press(.character("q"))])
+    }
+
+    func testSGRMouse() {
+        XCTAssertEqual(decode("\u{1B}[<0;10;5M\u{1B}[<32;11;5M\u{1B}[<0;11;5m\u{1B}[<64;3;4M\u{1B}[<65;3;4M\u{1B}[<18;1;1M\u{1B}[<35;7;8M"), [
+            .mouse(MouseEvent(kind: .press, button: .left, column: 9, row: 4)),
+            .mouse(MouseEvent(kind: .drag, button: .left, column: 10, row: 4)),
+            .mouse(MouseEvent(kind: .release, button: .left, column: 10, row: 4)),
+            .mouse(MouseEvent(kind: .press, button: .wheelUp, column: 2, row: 3)),
+            .mouse(MouseEvent(kind: .press, button: .wheelDown, column: 2, row: 3)),
+            .mouse(MouseEvent(kind: .press, button: .right, column: 0, row: 0, modifiers: .control)),
+            .mouse(MouseEvent(kind: .move, button: .none, column: 6, row: 7)),
+        ])
+    }
+
+    func testBracketedPasteIsOneEvent() {
+        let bytes = Array("x\u{1B}[200~hello\r\u{1B}[A wörld\u{1B}[201~y".utf8)
+        let expected: [InputEvent] = [press(.character("x")), .paste("hello\r\u{1B}[A wörld"), press(.character("y"))]
+        XCTAssertEqual(decode(bytes), expected)
+        for split in 1..<bytes.count {
+            XCTAssertEqual(decodeReads([Array(bytes[..<split]), Array(bytes[split...])]), expected, "split at \(split)")
+        }
+    }
+
+    func testUnterminatedPasteIsDeliveredAfterTimeout() {
+        var decoder = KeyDecoder()
+        let start = ContinuousClock.now
+        XCTAssertEqual(decoder.decode(Array("\u{1B}[200~abc".utf8), now: start), [])
+        XCTAssertEqual(decoder.flush(now: start + .milliseconds(100)), [])
+        XCTAssertEqual(decoder.flush(now: start + .seconds(3)), [.paste("abc")])
+        XCTAssertFalse(decoder.hasPendingBytes)
+    }
+
+    func testFocusReports() {
+        XCTAssertEqual(decode("\u{1B}[I\u{1B}[O"), [.focus(true), .focus(false)])
+    }
+
+    func testLoneEscapeWaitsForTimeout() {
+        var decoder = KeyDecoder(escapeTimeout: .milliseconds(50))
+        let start = ContinuousClock.now
+        XCTAssertEqual(decoder.decode([0x1B], now: start), [])
+        XCTAssertEqual(decoder.pendingDeadline, start + .milliseconds(50))
+        XCTAssertEqual(decoder.flush(now: start + .milliseconds(49)), [])
+        XCTAssertEqual(decoder.flush(now: start + .milliseconds(50)), [press(.escape)])
+        XCTAssertNil(decoder.pendingDeadline)
+        // ESC then '[A' within the timeout is the Up key; after it, Escape then '[' 'A'.
+        XCTAssertEqual(decoder.decode([0x1B], now: start), [])
+        XCTAssertEqual(decoder.decode(Array("[A".utf8), now: start + .milliseconds(10)), [press(.up)])
+        XCTAssertEqual(decoder.decode([0x1B], now: start), [])
+        XCTAssertEqual(decoder.decode(Array("a".utf8), now: start + .milliseconds(80)),
+                       [press(.escape), press(.character("a"))])
+        // Two ESCs: the first is certainly the Escape key.
+        XCTAssertEqual(decode("\u{1B}\u{1B}"), [press(.escape), press(.escape)])
+        XCTAssertEqual(decode("\u{1B}\u{1B}[A"), [press(.up, .alt)])
+    }
+
+    func testTimedOutPrefixesResolveToAltKeys() {
+        XCTAssertEqual(decode("\u{1B}["), [press(.character("["), .alt)])
+        XCTAssertEqual(decode("\u{1B}O"), [press(.character("o"), [.alt, .shift])])
+        XCTAssertEqual(decode("\u{1B}P"), [press(.character("p"), [.alt, .shift])])
+        XCTAssertEqual(decode("\u{1B}[1;5"), [])  // an unfinished sequence is dropped, not typed
+    }
+
+    func testUnknownSequencesAreSkippedWhole() {
+        // Unknown CSI finals, intermediates, OSC/DCS strings, X10 mouse, a cursor report.
+        let bytes = "\u{1B}[5;7y1\u{1B}[2 q2\u{1B}]11;rgb:0000/0000/0000\u{07}3\u{1B}P1$r0m\u{1B}\\4\u{1B}[M !!5\u{1B}[12;40R6"
+        XCTAssertEqual(decode(bytes), "123456".map { press(.character(Unicode.Scalar(String($0))!)) })
+    }
+
+    func testInvalidUTF8IsSkipped() {
+        let bytes: [UInt8] = [0x61, 0xFF, 0x62, 0xC3, 0x63, 0xE2, 0x82, 0x64, 0xC0, 0xAF, 0xED, 0xA0, 0x80, 0x65, 0x80, 0xC3]
+        XCTAssertEqual(decode(bytes), [press(.character("a")), press(.character("b")), press(.character("c")),
+                                       press(.character("d")), press(.character("e"))])
+    }
+
+    func testSplitUTF8IsReassembled() {
+        let bytes = Array("€".utf8)
+        XCTAssertEqual(decodeReads([[bytes[0]], [bytes[1]], [bytes[2]]]), [press(.character("€"))])
+    }
+
+    /// Seeded random bytes, mixed with fragments of real sequences: never crashes, every event is
+    /// well formed, and once the deadline passes nothing is left waiting (always progress).
+    func testFuzzNeverStalls() {
+        var generator = SplitMix64(seed: 0x5EED_CAFE)
+        let fragments: [[UInt8]] = ["\u{1B}", "\u{1B}[", "\u{1B}[<", "\u{1B}]", "\u{1B}P", "\u{1B}O", "\u{1B}[200~",
+                                    "\u{1B}[201~", ";", ":", "1", "u", "~", "\u{7}", "\u{1B}\\", "M"].map { Array($0.utf8) }
+        var decoder = KeyDecoder()
+        var now = ContinuousClock.now
+        var totalEvents = 0
+        for round in 0..<3000 {
+            var chunk: [UInt8] = []
+            for _ in 0..<Int(generator.next() % 24) {
+                if generator.next() % 3 == 0 {
+                    chunk += fragments[Int(generator.next() % UInt64(fragments.count))]
+                } else {
+                    chunk.append(UInt8(truncatingIfNeeded: generator.next()))
+                }
+            }
+            now += .milliseconds(Int64(generator.next() % 30))
+            totalEvents += decoder.decode(chunk, now: now).count
+            if round % 50 == 0 {
+                now += .seconds(5)
+                totalEvents += decoder.flush(now: now).count
+                XCTAssertFalse(decoder.hasPendingBytes, "round \(round)")
+            }
+        }
+        XCTAssertGreaterThan(totalEvents, 1000)
+    }
+}
+
+/// A tiny deterministic generator so the fuzz test is reproducible.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var value = state
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        return value ^ (value >> 31)
+    }
+}
