@@ -75,19 +75,27 @@ public struct LibraryScanner: Sendable {
         return words.isEmpty ? "Untitled" : words.joined(separator: " ")
     }
 
-    /// Walks a folder recursively (hidden files and folders skipped, symbolic links to folders not
-    /// followed) and returns the candidate files, sorted by path.
+    /// Walks a folder recursively (hidden files and folders skipped; symbolic links to files are
+    /// followed, links to folders are not, so link loops cannot trap the scan) and returns the
+    /// candidate files, sorted by path.
     public func candidates(in folder: URL) -> [ScanCandidate] {
-        let keys: [URLResourceKey] = [.isRegularFileKey, .fileSizeKey, .contentModificationDateKey]
+        let keys: [URLResourceKey] = [.isRegularFileKey, .isSymbolicLinkKey, .fileSizeKey, .contentModificationDateKey]
         guard let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: keys,
                                                               options: [.skipsHiddenFiles]) else { return [] }
         var found: [ScanCandidate] = []
         for case let url as URL in enumerator {
             guard LibraryScanner.isCandidate(fileName: url.lastPathComponent),
-                  let values = try? url.resourceValues(forKeys: Set(keys)),
-                  values.isRegularFile == true else { continue }
-            found.append(ScanCandidate(path: url.standardizedFileURL.path, size: values.fileSize ?? 0,
-                                       modified: values.contentModificationDate?.timeIntervalSince1970 ?? 0))
+                  let values = try? url.resourceValues(forKeys: Set(keys)) else { continue }
+            if values.isRegularFile == true {
+                found.append(ScanCandidate(path: url.standardizedFileURL.path, size: values.fileSize ?? 0,
+                                           modified: values.contentModificationDate?.timeIntervalSince1970 ?? 0))
+            } else if values.isSymbolicLink == true,
+                      let target = try? FileManager.default.attributesOfItem(atPath: url.resolvingSymlinksInPath().path),
+                      target[.type] as? FileAttributeType == .typeRegular {
+                found.append(ScanCandidate(path: url.standardizedFileURL.path,
+                                           size: (target[.size] as? NSNumber)?.intValue ?? 0,
+                                           modified: (target[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0))
+            }
         }
         return found.sorted { $0.path < $1.path }
     }

@@ -168,6 +168,18 @@ final class GameLibraryTests: XCTestCase {
         XCTAssertEqual(try reopened.scan().filesRead, [])
     }
 
+    func testSymbolicLinksToFilesAreFollowedAndLinkLoopsAreNot() throws {
+        let target = try folder.write("elsewhere/Linked.gba", TestRom.gba(title: "LINKED"))
+        try FileManager.default.createDirectory(at: roms.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: roms.appendingPathComponent("sub/Linked.gba"), withDestinationURL: target)
+        try FileManager.default.createSymbolicLink(at: roms.appendingPathComponent("sub/loop"), withDestinationURL: roms)
+        let library = try openLibrary()
+        try library.addFolder(roms)
+        let report = try library.scan()
+        XCTAssertEqual(report.filesRead, [roms.appendingPathComponent("sub/Linked.gba").path])
+        XCTAssertEqual(try library.games().map(\.title), ["LINKED"])
+    }
+
     func testMissingFolderKeepsItsGamesAndRemovedFolderDropsThem() throws {
         try folder.write("roms/a.nes", TestRom.nes())
         let library = try openLibrary()
