@@ -1,0 +1,372 @@
+import CSQLite
+import Foundation
+import PhosphorKit
+
+/// The game library: folders, games and play statistics in one SQLite file
+/// (`PhosphorPaths.database`), in WAL mode.
+///
+/// Threading: a `GameLibrary` belongs to one thread (the UI thread) for its whole life. A long
+/// scan may instead run on a background thread with its own `GameLibrary` on the same file;
+/// WAL lets the UI's instance keep reading meanwhile, and each write waits up to 2 s for a lock.
+///
+/// A damaged database file is never deleted: it is renamed to
+/// `<name>.corrupt-<yyyyMMdd-HHmmss>` and a fresh library is created; `recoveryNote` says so.
+public final class GameLibrary {
+    /// Bump with a migration step in `migrate()` whenever the schema changes.
+    public static let schemaVersion = 1
+
+    public let url: URL
+    /// Where archive entries are extracted for playing.
+    public let extractionFolder: URL
+    public let scanner: LibraryScanner
+    /// Set when the database file was damaged and moved aside at open: one line for the user.
+    public private(set) var recoveryNote: String?
+
+    private let database: SQLiteDatabase
+
+    /// Opens (or creates) the library at `url`. `extractionFolder` defaults to
+    /// `extracted/` beside the database.
+    public init(url: URL, extractionFolder: URL? = nil, scanner: LibraryScanner = LibraryScanner()) throws {
+        self.url = url
+        self.extractionFolder = extractionFolder ?? url.deletingLastPathComponent().appendingPathComponent("extracted")
+        self.scanner = scanner
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        do {
+            database = try GameLibrary.openAndMigrate(url)
+        } catch let error as SQLiteError where error.isCorruption {
+            let movedTo = try GameLibrary.moveAside(url)
+            let note = "\(RomInspector.sanitizedDisplayText(url.lastPathComponent)): damaged (\(error.message)); "
+                + "moved to \(RomInspector.sanitizedDisplayText(movedTo.lastPathComponent)) and started a fresh library"
+            Log.warning(note)
+            recoveryNote = note
+            database = try GameLibrary.openAndMigrate(url)
+        }
+    }
+
+    // MARK: - Opening
+
+    private static func openAndMigrate(_ url: URL) throws -> SQLiteDatabase {
+        let database = try SQLiteDatabase(path: url.path)
+        let mode = try database.query("PRAGMA journal_mode=WAL") { $0.text(0) }.first ?? ""
+        if mode.lowercased() != "wal" { Log.warning("\(url.lastPathComponent): journal mode is \(mode), not WAL") }
+        let check = try database.query("PRAGMA quick_check") { $0.text(0) }
+        guard check == ["ok"] else {
+            throw SQLiteError(function: "PRAGMA quick_check", code: SQLITE_CORRUPT,
+                              message: check.prefix(2).joined(separator: "; "))
+        }
+        try database.run("PRAGMA foreign_keys=ON")
+        try database.run("PRAGMA synchronous=NORMAL")
+        try migrate(database, at: url)
+        return database
+    }
+
+    private static func migrate(_ database: SQLiteDatabase, at url: URL) throws {
+        let version = Int(try database.query("PRAGMA user_version") { $0.integer(0) }.first ?? 0)
+        if version > schemaVersion {
+            throw GameLibraryError.newerSchema(database: url.path, version: version, supported: schemaVersion)
+        }
+        if version < 1 {
+            try database.transaction {
+                try database.run("""
+                    CREATE TABLE folder (
+                        id INTEGER PRIMARY KEY,
+                        path TEXT NOT NULL UNIQUE)
+                    """)
+                // Every candidate file the scanner looked at, with the stamp that makes rescans
+                // incremental and the problems it had (so bad files are not re-read either).
+                try database.run("""
+                    CREATE TABLE file (
+                        id INTEGER PRIMARY KEY,
+                        folder_id INTEGER NOT NULL REFERENCES folder(id) ON DELETE CASCADE,
+                        path TEXT NOT NULL UNIQUE,
+                        size INTEGER NOT NULL,
+                        mtime REAL NOT NULL,
+                        problems TEXT NOT NULL DEFAULT '')
+                    """)
+                // archive_entry is '' for plain files so UNIQUE(path, archive_entry) holds.
+                try database.run("""
+                    CREATE TABLE game (
+                        id INTEGER PRIMARY KEY,
+                        file_id INTEGER NOT NULL REFERENCES file(id) ON DELETE CASCADE,
+                        system TEXT NOT NULL,
+                        path TEXT NOT NULL,
+                        archive_entry TEXT NOT NULL DEFAULT '',
+                        title TEXT NOT NULL,
+                        search_key TEXT NOT NULL,
+                        size INTEGER NOT NULL,
+                        crc32 INTEGER NOT NULL,
+                        last_played REAL,
+                        play_time INTEGER NOT NULL DEFAULT 0,
+                        play_count INTEGER NOT NULL DEFAULT 0,
+                        favourite INTEGER NOT NULL DEFAULT 0,
+                        UNIQUE (path, archive_entry))
+                    """)
+                try database.run("CREATE INDEX game_file ON game(file_id)")
+                try database.run("CREATE INDEX game_system_key ON game(system, search_key)")
+                try database.run("CREATE INDEX game_last_played ON game(last_played)")
+                try database.run("PRAGMA user_version = 1")
+            }
+        }
+    }
+
+    /// Renames the database (and its -wal/-shm companions) to `<name>.corrupt-<timestamp>`.
+    private static func moveAside(_ url: URL) throws -> URL {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd-HHmmss"
+        var destination = URL(fileURLWithPath: url.path + ".corrupt-" + formatter.string(from: Date()))
+        var counter = 1
+        while FileManager.default.fileExists(atPath: destination.path) {
+            counter += 1
+            destination = URL(fileURLWithPath: url.path + ".corrupt-" + formatter.string(from: Date()) + "-\(counter)")
+        }
+        try systemCall("rename(\(url.lastPathComponent))") { rename(url.path, destination.path) }
+        for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: url.path + suffix) {
+            try systemCall("rename(\(url.lastPathComponent)\(suffix))") {
+                rename(url.path + suffix, destination.path + suffix)
+            }
+        }
+        return destination
+    }
+
+    // MARK: - Folders
+
+    /// Adds a library folder (idempotent). Its games appear at the next `scan`.
+    @discardableResult
+    public func addFolder(_ folder: URL) throws -> LibraryFolder {
+        let path = folder.standardizedFileURL.path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw GameLibraryError.notADirectory(path)
+        }
+        try database.run("INSERT INTO folder(path) VALUES (?) ON CONFLICT(path) DO NOTHING", [.text(path)])
+        let id = try database.query("SELECT id FROM folder WHERE path = ?", [.text(path)]) { $0.integer(0) }.first ?? 0
+        return LibraryFolder(id: id, url: URL(fileURLWithPath: path, isDirectory: true))
+    }
+
+    /// Removes a folder and every game found in it (play statistics of those games go too).
+    public func removeFolder(_ folder: URL) throws {
+        try database.run("DELETE FROM folder WHERE path = ?", [.text(folder.standardizedFileURL.path)])
+    }
+
+    public func folders() throws -> [LibraryFolder] {
+        try database.query("SELECT id, path FROM folder ORDER BY path") {
+            LibraryFolder(id: $0.integer(0), url: URL(fileURLWithPath: $0.text(1), isDirectory: true))
+        }
+    }
+
+    // MARK: - Scanning
+
+    /// Scans every folder. Incremental: a file whose size and mtime are unchanged is not read;
+    /// files that vanished lose their rows; a changed file is re-read and its games updated in
+    /// place (play statistics kept). A folder that is missing (an unplugged drive) is reported
+    /// and its games are kept. `progress` is called on the calling thread after each file.
+    @discardableResult
+    public func scan(progress: (ScanProgress) -> Void = { _ in }) throws -> ScanReport {
+        var report = ScanReport()
+        var candidates: [(folderID: Int64, candidate: ScanCandidate)] = []
+        var seenPaths = Set<String>()
+        var scannedFolderIDs: [Int64] = []
+        for folder in try folders() {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder.url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                report.problems.append(ScanProblem(path: folder.url.path,
+                                                   message: "\(RomInspector.sanitizedDisplayText(folder.url.path)): folder not found; its games are kept"))
+                continue
+            }
+            scannedFolderIDs.append(folder.id)
+            for candidate in scanner.candidates(in: folder.url) where seenPaths.insert(candidate.path).inserted {
+                candidates.append((folder.id, candidate))
+            }
+        }
+
+        let known = try database.query("SELECT id, path, size, mtime, folder_id FROM file") {
+            (id: $0.integer(0), path: $0.text(1), size: Int($0.integer(2)), mtime: $0.real(3), folderID: $0.integer(4))
+        }
+        let knownByPath = Dictionary(known.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+
+        for (index, item) in candidates.enumerated() {
+            let candidate = item.candidate
+            progress(ScanProgress(filesSeen: index, totalGuess: candidates.count,
+                                  currentFile: RomInspector.sanitizedDisplayText(candidate.path)))
+            if let old = knownByPath[candidate.path], old.size == candidate.size, old.mtime == candidate.modified {
+                report.filesUnchanged += 1
+                continue
+            }
+            report.filesRead.append(candidate.path)
+            let result = scanner.read(candidate)
+            report.problems += result.problems
+            try database.transaction {
+                try store(result.roms, problems: result.problems, for: candidate, folderID: item.folderID, report: &report)
+            }
+        }
+        progress(ScanProgress(filesSeen: candidates.count, totalGuess: candidates.count, currentFile: ""))
+
+        // Files that are gone from folders we could scan.
+        let scanned = Set(scannedFolderIDs)
+        try database.transaction {
+            for old in known where scanned.contains(old.folderID) && !seenPaths.contains(old.path) {
+                report.gamesRemoved += try database.query("SELECT count(*) FROM game WHERE file_id = ?",
+                                                          [.integer(old.id)]) { Int($0.integer(0)) }.first ?? 0
+                try database.run("DELETE FROM file WHERE id = ?", [.integer(old.id)])
+            }
+        }
+        return report
+    }
+
+    private func store(_ roms: [ScannedRom], problems: [ScanProblem], for candidate: ScanCandidate,
+                       folderID: Int64, report: inout ScanReport) throws {
+        let fileID = try database.query("""
+            INSERT INTO file(folder_id, path, size, mtime, problems) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT(path) DO UPDATE SET folder_id = excluded.folder_id, size = excluded.size,
+                mtime = excluded.mtime, problems = excluded.problems
+            RETURNING id
+            """, [.integer(folderID), .text(candidate.path), .integer(Int64(candidate.size)),
+                  .real(candidate.modified), .text(problems.map(\.message).joined(separator: "\n"))]) { $0.integer(0) }.first ?? 0
+        let before = Set(try database.query("SELECT id FROM game WHERE file_id = ?", [.integer(fileID)]) { $0.integer(0) })
+        var kept = Set<Int64>()
+        for rom in roms {
+            let fileTitle = LibraryScanner.title(fromFileName: rom.archiveEntry ?? rom.path)
+            let id = try database.query("""
+                INSERT INTO game(file_id, system, path, archive_entry, title, search_key, size, crc32)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(path, archive_entry) DO UPDATE SET file_id = excluded.file_id,
+                    system = excluded.system, title = excluded.title, search_key = excluded.search_key,
+                    size = excluded.size, crc32 = excluded.crc32
+                RETURNING id
+                """, [.integer(fileID), .text(rom.system.rawValue), .text(rom.path), .text(rom.archiveEntry ?? ""),
+                      .text(rom.title), .text(GameLibrary.searchKey(title: rom.title, fileTitle: fileTitle)),
+                      .integer(Int64(rom.size)), .integer(Int64(rom.crc32))]) { $0.integer(0) }.first ?? 0
+            kept.insert(id)
+            if before.contains(id) { report.gamesUpdated += 1 } else { report.gamesAdded += 1 }
+        }
+        for stale in before.subtracting(kept) {
+            try database.run("DELETE FROM game WHERE id = ?", [.integer(stale)])
+            report.gamesRemoved += 1
+        }
+    }
+
+    /// Problems stored from every scan so far, one line each, for a "skipped files" screen.
+    public func problems() throws -> [ScanProblem] {
+        try database.query("SELECT path, problems FROM file WHERE problems != '' ORDER BY path") { row in
+            row.text(1).split(separator: "\n").map { ScanProblem(path: row.text(0), message: String($0)) }
+        }.flatMap { $0 }
+    }
+
+    // MARK: - Search folding
+
+    /// Lower-case, accent-free text for matching: "Pokémon" → "pokemon".
+    public static func folded(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+    }
+
+    /// The stored `search_key`: the folded title, then the folded file-name title when it adds
+    /// something (header titles are often terse: "SUPER MARIOWORLD").
+    static func searchKey(title: String, fileTitle: String) -> String {
+        let foldedTitle = folded(title)
+        let foldedFile = folded(fileTitle)
+        return foldedFile == foldedTitle ? foldedTitle : foldedTitle + " \u{1F} " + foldedFile
+    }
+
+    // MARK: - Queries
+
+    private static let gameColumns = """
+        id, system, path, archive_entry, title, size, crc32, last_played, play_time, play_count, favourite
+        """
+
+    private static func game(from row: SQLiteStatement) -> Game? {
+        guard let system = GameSystem(rawValue: row.text(1)) else { return nil }
+        let entry = row.text(3)
+        return Game(id: row.integer(0), system: system, path: row.text(2), archiveEntry: entry.isEmpty ? nil : entry,
+                    title: row.text(4), size: Int(row.integer(5)), crc32: UInt32(truncatingIfNeeded: row.integer(6)),
+                    lastPlayed: row.isNull(7) ? nil : Date(timeIntervalSince1970: row.real(7)),
+                    playTime: Int(row.integer(8)), playCount: Int(row.integer(9)), favourite: row.integer(10) != 0)
+    }
+
+    /// Games, filtered and sorted. `search` matches every whitespace-separated word anywhere in
+    /// the title or file name, ignoring case and accents (cheap enough to call per keystroke).
+    public func games(system: GameSystem? = nil, search: String = "", sort: GameSort = .title,
+                      favouritesOnly: Bool = false) throws -> [Game] {
+        var conditions: [String] = []
+        var values: [SQLiteValue] = []
+        if let system {
+            conditions.append("system = ?")
+            values.append(.text(system.rawValue))
+        }
+        for word in GameLibrary.folded(search).split(whereSeparator: { $0.isWhitespace }) {
+            conditions.append("instr(search_key, ?) > 0")
+            values.append(.text(String(word)))
+        }
+        if favouritesOnly { conditions.append("favourite = 1") }
+        let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        let order = switch sort {
+        case .title: "search_key, id"
+        case .recent: "last_played IS NULL, last_played DESC, search_key, id"
+        case .mostPlayed: "play_time DESC, play_count DESC, search_key, id"
+        }
+        return try database.query("SELECT \(GameLibrary.gameColumns) FROM game \(filter) ORDER BY \(order)", values) {
+            GameLibrary.game(from: $0)
+        }.compactMap { $0 }
+    }
+
+    /// How many games each system has (systems with none are absent).
+    public func systemCounts() throws -> [GameSystem: Int] {
+        var counts: [GameSystem: Int] = [:]
+        for (system, count) in try database.query("SELECT system, count(*) FROM game GROUP BY system", row: {
+            (GameSystem(rawValue: $0.text(0)), Int($0.integer(1)))
+        }) {
+            if let system { counts[system] = count }
+        }
+        return counts
+    }
+
+    /// "Continue": games played at least once, most recent first.
+    public func recentlyPlayed(limit: Int = 10) throws -> [Game] {
+        try database.query("""
+            SELECT \(GameLibrary.gameColumns) FROM game WHERE last_played IS NOT NULL
+            ORDER BY last_played DESC, id LIMIT ?
+            """, [.integer(Int64(limit))]) { GameLibrary.game(from: $0) }.compactMap { $0 }
+    }
+
+    public func game(id: Int64) throws -> Game? {
+        try database.query("SELECT \(GameLibrary.gameColumns) FROM game WHERE id = ?", [.integer(id)]) {
+            GameLibrary.game(from: $0)
+        }.first ?? nil
+    }
+
+    // MARK: - Play statistics and favourites
+
+    /// Call when a game starts: it becomes the most recent and its play count goes up by one.
+    public func recordPlayStart(gameID: Int64, at date: Date = Date()) throws {
+        try database.run("UPDATE game SET last_played = ?, play_count = play_count + 1 WHERE id = ?",
+                         [.real(date.timeIntervalSince1970), .integer(gameID)])
+    }
+
+    /// Call when a game stops: adds the seconds played and marks it played now.
+    public func recordPlayStop(gameID: Int64, seconds: Int, at date: Date = Date()) throws {
+        try database.run("UPDATE game SET last_played = ?, play_time = play_time + ? WHERE id = ?",
+                         [.real(date.timeIntervalSince1970), .integer(Int64(max(0, seconds))), .integer(gameID)])
+    }
+
+    public func setFavourite(gameID: Int64, _ favourite: Bool) throws {
+        try database.run("UPDATE game SET favourite = ? WHERE id = ?", [.integer(favourite ? 1 : 0), .integer(gameID)])
+    }
+
+    /// Flips the favourite flag and returns the new value.
+    @discardableResult
+    public func toggleFavourite(gameID: Int64) throws -> Bool {
+        try database.run("UPDATE game SET favourite = 1 - favourite WHERE id = ?", [.integer(gameID)])
+        return try game(id: gameID)?.favourite ?? false
+    }
+
+    // MARK: - Playing
+
+    /// The file a core should load: the ROM itself, or the archive entry extracted into
+    /// `extractionFolder` (once; later calls reuse the copy).
+    public func playableFile(for game: Game) throws -> URL {
+        guard let entry = game.archiveEntry else { return URL(fileURLWithPath: game.path) }
+        return try ArchiveReader.extract(entry: entry, from: URL(fileURLWithPath: game.path), to: extractionFolder,
+                                         sizeCap: scanner.sizeCap)
+    }
+}

@@ -1,1 +1,0 @@
-// The Library module. See ../../README.md and DESIGN.md for its place in the architecture.

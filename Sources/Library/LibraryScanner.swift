@@ -1,0 +1,219 @@
+import Foundation
+import PhosphorKit
+
+/// A file on disk the scanner will look at: a ROM by extension, a file to sniff, or an archive.
+/// `size` and `modified` are what incremental rescans compare.
+public struct ScanCandidate: Sendable, Hashable {
+    public let path: String
+    public let size: Int
+    /// Modification time, seconds since 1970 (fractional: Linux keeps nanoseconds).
+    public let modified: Double
+
+    public init(path: String, size: Int, modified: Double) {
+        self.path = path
+        self.size = size
+        self.modified = modified
+    }
+}
+
+/// A ROM found by the scanner, as a plain file (`archiveEntry == nil`) or inside an archive.
+public struct ScannedRom: Sendable, Equatable {
+    public let system: GameSystem
+    /// Header title when the header has one, else the tidied file name; always sanitized.
+    public let title: String
+    public let path: String
+    public let archiveEntry: String?
+    /// Size of the ROM data (the entry's size for an archive entry).
+    public let size: Int
+    /// CRC-32 of the ROM data after any copier header.
+    public let crc32: UInt32
+}
+
+/// A file or archive entry that was skipped, with a one-line reason naming it.
+public struct ScanProblem: Sendable, Equatable, CustomStringConvertible {
+    public let path: String
+    public let message: String
+    public var description: String { message }
+}
+
+/// Progress for a progress bar: `filesSeen` of about `totalGuess` files; `currentFile` is sanitized.
+public struct ScanProgress: Sendable, Equatable {
+    public let filesSeen: Int
+    public let totalGuess: Int
+    public let currentFile: String
+}
+
+/// Finds ROMs in folders and archives, and reads each one (header + CRC-32). Stateless apart
+/// from its settings; the incremental logic lives in `GameLibrary.scan`. Any thread.
+public struct LibraryScanner: Sendable {
+    /// An archive entry that inflates past this many bytes is refused.
+    public var sizeCap: Int
+
+    public init(sizeCap: Int = ArchiveReader.defaultSizeCap) {
+        self.sizeCap = sizeCap
+    }
+
+    /// Extensions with no system of their own that may still hold a ROM: sniffed.
+    public static let sniffedExtensions: Set<String> = ["bin", "rom", ""]
+
+    /// Whether a file name is worth reading: a system's extension, a sniffable one, or an archive.
+    public static func isCandidate(fileName: String) -> Bool {
+        guard !fileName.hasPrefix(".") else { return false }
+        let fileExtension = URL(fileURLWithPath: fileName).pathExtension.lowercased()
+        return GameSystem.guess(fromExtension: fileExtension) != nil
+            || sniffedExtensions.contains(fileExtension)
+            || ArchiveReader.archiveExtensions.contains(fileExtension)
+    }
+
+    /// A display title from a file name: extension removed, underscores as spaces, runs of
+    /// spaces collapsed, tags such as "(USA)" kept as they are, sanitized.
+    public static func title(fromFileName fileName: String) -> String {
+        let base = fileName.replacingOccurrences(of: "\\", with: "/").split(separator: "/").last.map(String.init) ?? fileName
+        let stem = (base as NSString).deletingPathExtension
+        let spaced = (stem.isEmpty ? base : stem).replacingOccurrences(of: "_", with: " ")
+        let words = RomInspector.sanitizedDisplayText(spaced).split(whereSeparator: { $0 == " " })
+        return words.isEmpty ? "Untitled" : words.joined(separator: " ")
+    }
+
+    /// Walks a folder recursively (hidden files and folders skipped; symbolic links to files are
+    /// followed, links to folders are not, so link loops cannot trap the scan) and returns the
+    /// candidate files, sorted by path.
+    public func candidates(in folder: URL) -> [ScanCandidate] {
+        let keys: [URLResourceKey] = [.isRegularFileKey, .isSymbolicLinkKey, .fileSizeKey, .contentModificationDateKey]
+        guard let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: keys,
+                                                              options: [.skipsHiddenFiles]) else { return [] }
+        var found: [ScanCandidate] = []
+        for case let url as URL in enumerator {
+            guard LibraryScanner.isCandidate(fileName: url.lastPathComponent),
+                  let values = try? url.resourceValues(forKeys: Set(keys)) else { continue }
+            if values.isRegularFile == true {
+                found.append(ScanCandidate(path: url.standardizedFileURL.path, size: values.fileSize ?? 0,
+                                           modified: values.contentModificationDate?.timeIntervalSince1970 ?? 0))
+            } else if values.isSymbolicLink == true,
+                      let target = try? FileManager.default.attributesOfItem(atPath: url.resolvingSymlinksInPath().path),
+                      target[.type] as? FileAttributeType == .typeRegular {
+                found.append(ScanCandidate(path: url.standardizedFileURL.path,
+                                           size: (target[.size] as? NSNumber)?.intValue ?? 0,
+                                           modified: (target[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0))
+            }
+        }
+        return found.sorted { $0.path < $1.path }
+    }
+
+    /// Reads one candidate: a plain ROM gives at most one result, an archive one per ROM entry.
+    /// Never throws: every failure becomes a problem naming the file (and entry).
+    public func read(_ candidate: ScanCandidate) -> (roms: [ScannedRom], problems: [ScanProblem]) {
+        let url = URL(fileURLWithPath: candidate.path)
+        if ArchiveReader.archiveExtensions.contains(url.pathExtension.lowercased()) {
+            return readArchive(url)
+        }
+        do {
+            let handle = try FileHandle(forReadingFrom: url)
+            defer { try? handle.close() }
+            let digest = try RomDigest.make(fileName: url.lastPathComponent, declaredSize: candidate.size) { buffer in
+                let data = try handle.read(upToCount: buffer.count) ?? Data()
+                data.copyBytes(to: buffer)
+                return data.count
+            }
+            return ([ScannedRom(system: digest.info.system,
+                                title: digest.info.title ?? LibraryScanner.title(fromFileName: url.lastPathComponent),
+                                path: candidate.path, archiveEntry: nil, size: digest.size, crc32: digest.crc32)], [])
+        } catch {
+            return ([], [problem(candidate.path, error)])
+        }
+    }
+
+    private func readArchive(_ url: URL) -> (roms: [ScannedRom], problems: [ScanProblem]) {
+        var roms: [ScannedRom] = []
+        var problems: [ScanProblem] = []
+        do {
+            let session = try ArchiveSession(url: url)
+            while let found = try session.nextEntry() {
+                guard found.isRegularFile else { continue }
+                let entry = found.entry
+                let entryName = entry.path.replacingOccurrences(of: "\\", with: "/").split(separator: "/").last.map(String.init) ?? ""
+                // Nested archives are skipped quietly; other files that cannot be ROMs too.
+                if ArchiveReader.nestedArchiveExtensions.contains(entry.fileExtension) { continue }
+                guard LibraryScanner.isCandidate(fileName: entryName) else { continue }
+                do {
+                    try ArchiveReader.validate(entry, in: url, sizeCap: sizeCap)
+                    let digest = try RomDigest.make(fileName: entryName, declaredSize: entry.size) { buffer in
+                        try session.readBlock(into: buffer, entry: entry, sizeCap: sizeCap)
+                    }
+                    roms.append(ScannedRom(system: digest.info.system,
+                                           title: digest.info.title ?? LibraryScanner.title(fromFileName: entryName),
+                                           path: url.standardizedFileURL.path, archiveEntry: entry.path,
+                                           size: digest.size, crc32: digest.crc32))
+                } catch let error as RomInspectionError {
+                    problems.append(ScanProblem(path: url.path, message: "\(RomInspector.sanitizedDisplayText(url.path)): \(error)"))
+                } catch {
+                    problems.append(problem(url.path, error))
+                }
+            }
+        } catch {
+            problems.append(problem(url.path, error))
+        }
+        return (roms, problems)
+    }
+
+    private func problem(_ path: String, _ error: Error) -> ScanProblem {
+        switch error {
+        case let error as RomInspectionError:
+            // The inspector names only the file; give the full path.
+            let text = "\(error)"
+            let name = RomInspector.sanitizedDisplayText(URL(fileURLWithPath: path).lastPathComponent)
+            let message = text.hasPrefix(name + ":")
+                ? RomInspector.sanitizedDisplayText(path) + text.dropFirst(name.count) : text
+            return ScanProblem(path: path, message: message)
+        case let error as ArchiveError:
+            return ScanProblem(path: path, message: "\(error)")
+        default:
+            let text = "\(error.localizedDescription)".replacingOccurrences(of: "\n", with: " ")
+            return ScanProblem(path: path, message: "\(RomInspector.sanitizedDisplayText(path)): \(RomInspector.sanitizedDisplayText(text))")
+        }
+    }
+}
+
+/// Header inspection plus CRC-32 over one stream of bytes, read once.
+struct RomDigest {
+    let info: RomInfo
+    let crc32: UInt32
+    let size: Int
+
+    /// `read` fills the buffer and returns the byte count (0 at the end). With a declared size
+    /// the header is inspected as soon as enough bytes arrived; without one the whole stream
+    /// is kept until the end so the size is known.
+    static func make(fileName: String, declaredSize: Int?,
+                     read: (UnsafeMutableRawBufferPointer) throws -> Int) throws -> RomDigest {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        var head: [UInt8] = []
+        var info: RomInfo?
+        var crc = CRC32()
+        var total = 0
+        while true {
+            let count = try read(buffer)
+            if count == 0 { break }
+            total += count
+            let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
+            if info != nil {
+                crc.update(chunk)
+                continue
+            }
+            head.append(contentsOf: chunk)
+            if let declaredSize, head.count >= RomInspector.headerBytesNeeded {
+                let inspected = try RomInspector.inspect(fileName: fileName, bytes: head, fileSize: declaredSize)
+                crc.update(head.dropFirst(inspected.copierHeaderSize))
+                info = inspected
+                head = []
+            }
+        }
+        if info == nil {
+            let inspected = try RomInspector.inspect(fileName: fileName, bytes: head, fileSize: total)
+            crc.update(head.dropFirst(inspected.copierHeaderSize))
+            info = inspected
+        }
+        return RomDigest(info: info!, crc32: crc.value, size: total)
+    }
+}
+

@@ -1,0 +1,152 @@
+import CSQLite
+
+/// A failed SQLite call: the C function (or statement) that failed, SQLite's result code and
+/// `sqlite3_errmsg`. One line.
+public struct SQLiteError: Error, CustomStringConvertible, Equatable {
+    public let function: String
+    public let code: Int32
+    public let message: String
+
+    public init(function: String, code: Int32, message: String) {
+        self.function = function
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "\(function): \(message) (SQLite code \(code))" }
+
+    /// The file is not a database or its pages are damaged: the only errors that justify moving
+    /// the file aside. Anything else (locked, read-only, disk full) must leave the file alone.
+    public var isCorruption: Bool {
+        let primary = code & 0xFF
+        return primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB
+    }
+}
+
+/// A value bound to a `?` parameter.
+enum SQLiteValue {
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case null
+}
+
+/// One SQLite connection. Every C call goes through `check`, which throws `SQLiteError` with the
+/// function name and `sqlite3_errmsg`. Not thread-safe: one thread owns a connection.
+final class SQLiteDatabase {
+    private let handle: OpaquePointer
+
+    init(path: String) throws {
+        var opened: OpaquePointer?
+        let result = sqlite3_open_v2(path, &opened, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil)
+        guard result == SQLITE_OK, let opened else {
+            let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(result))
+            sqlite3_close_v2(opened)
+            throw SQLiteError(function: "sqlite3_open_v2(\(path))", code: result, message: message)
+        }
+        handle = opened
+        try check(sqlite3_busy_timeout(handle, 2000), "sqlite3_busy_timeout")
+    }
+
+    deinit {
+        // close_v2 waits for any statement still alive; statements finalize in their own deinit.
+        sqlite3_close_v2(handle)
+    }
+
+    /// Throws unless `result` is one of the success codes.
+    func check(_ result: Int32, _ function: @autoclosure () -> String) throws {
+        guard result == SQLITE_OK || result == SQLITE_ROW || result == SQLITE_DONE else {
+            throw SQLiteError(function: function(), code: result, message: String(cString: sqlite3_errmsg(handle)))
+        }
+    }
+
+    func prepare(_ sql: String) throws -> SQLiteStatement {
+        var statement: OpaquePointer?
+        try check(sqlite3_prepare_v2(handle, sql, -1, &statement, nil), "sqlite3_prepare_v2(\(sql.prefix(60)))")
+        guard let statement else {
+            throw SQLiteError(function: "sqlite3_prepare_v2", code: SQLITE_MISUSE, message: "empty statement")
+        }
+        return SQLiteStatement(statement: statement, database: self, sql: sql)
+    }
+
+    /// Runs one statement that returns no rows we need.
+    func run(_ sql: String, _ values: [SQLiteValue] = []) throws {
+        let statement = try prepare(sql)
+        try statement.bind(values)
+        while try statement.step() {}
+    }
+
+    /// Runs a query and maps every row.
+    func query<Row>(_ sql: String, _ values: [SQLiteValue] = [], row: (SQLiteStatement) throws -> Row) throws -> [Row] {
+        let statement = try prepare(sql)
+        try statement.bind(values)
+        var rows: [Row] = []
+        while try statement.step() { rows.append(try row(statement)) }
+        return rows
+    }
+
+    /// Runs `body` inside BEGIN IMMEDIATE … COMMIT, rolling back when it throws.
+    func transaction<Result>(_ body: () throws -> Result) throws -> Result {
+        try run("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try run("COMMIT")
+            return result
+        } catch {
+            try? run("ROLLBACK")
+            throw error
+        }
+    }
+
+    var changes: Int { Int(sqlite3_changes(handle)) }
+}
+
+/// A prepared statement; finalized when released.
+final class SQLiteStatement {
+    private let statement: OpaquePointer
+    private let database: SQLiteDatabase
+    private let sql: String
+
+    fileprivate init(statement: OpaquePointer, database: SQLiteDatabase, sql: String) {
+        self.statement = statement
+        self.database = database
+        self.sql = sql
+    }
+
+    deinit { sqlite3_finalize(statement) }
+
+    func bind(_ values: [SQLiteValue]) throws {
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            switch value {
+            case .integer(let integer):
+                try database.check(sqlite3_bind_int64(statement, index, integer), "sqlite3_bind_int64")
+            case .real(let real):
+                try database.check(sqlite3_bind_double(statement, index, real), "sqlite3_bind_double")
+            case .text(let text):
+                let byteCount = Int32(text.utf8.count)
+                let result = text.withCString { csqlite_bind_text_transient(statement, index, $0, byteCount) }
+                try database.check(result, "sqlite3_bind_text")
+            case .null:
+                try database.check(sqlite3_bind_null(statement, index), "sqlite3_bind_null")
+            }
+        }
+    }
+
+    /// Steps once: true when a row is ready, false when done.
+    func step() throws -> Bool {
+        let result = sqlite3_step(statement)
+        try database.check(result, "sqlite3_step(\(sql.prefix(60)))")
+        return result == SQLITE_ROW
+    }
+
+    func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
+    func real(_ column: Int32) -> Double { sqlite3_column_double(statement, column) }
+    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
+
+    func text(_ column: Int32) -> String {
+        guard let characters = sqlite3_column_text(statement, column) else { return "" }
+        let count = Int(sqlite3_column_bytes(statement, column))
+        return String(decoding: UnsafeBufferPointer(start: characters, count: count), as: UTF8.self)
+    }
+}
