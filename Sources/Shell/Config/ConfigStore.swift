@@ -122,7 +122,8 @@ public struct ConfigStore: Sendable {
         }
         do {
             let (config, problems) = try PhosphorConfig.read(from: root)
-            return (config, problems.map { UserFileError(file: file, line: $0.line, problem: $0.message) })
+            let sorted = problems.sorted { $0.line < $1.line }
+            return (config, sorted.map { UserFileError(file: file, line: $0.line, problem: $0.message) })
         } catch {
             throw UserFileError(file: file, line: error.line, problem: error.message)
         }
