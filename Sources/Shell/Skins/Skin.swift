@@ -111,6 +111,7 @@ public struct SkinColor: Sendable, Equatable, Hashable, Codable, CustomStringCon
     public init?(hex text: String) {
         let digits = Array(text.utf8)
         guard digits.count == 7, digits[0] == UInt8(ascii: "#"),
+              digits.dropFirst().allSatisfy({ Character(UnicodeScalar($0)).isHexDigit }),
               let value = UInt32(String(decoding: digits[1...], as: UTF8.self), radix: 16) else { return nil }
         self.init(red: UInt8(value >> 16 & 0xFF), green: UInt8(value >> 8 & 0xFF), blue: UInt8(value & 0xFF))
     }

@@ -93,7 +93,7 @@ extension Skin {
         let statusBar = CellBox(x: 0, y: rows - statusRows, columns: max(0, terminalColumns), rows: statusRows)
         var result = SkinLayout(arrangement: chosen.name, screens: [], borders: [], legend: nil,
                                 gameArea: gameArea, statusBar: statusBar, isTooSmall: false,
-                                requiredColumns: minimumSize.columns, requiredRows: minimumSize.rows + statusRows)
+                                requiredColumns: minimumSize.columns, requiredRows: minimumSize.rows + max(0, statusBarRows))
         guard gameArea.columns >= minimumSize.columns, gameArea.rows >= minimumSize.rows else {
             result.isTooSmall = true
             return result
