@@ -1,0 +1,182 @@
+import PhosphorKit
+
+/// A rectangle of terminal cells: column `x`, row `y` (both from 0, top left), `columns` wide and
+/// `rows` tall.
+public struct CellBox: Sendable, Equatable, Hashable, CustomStringConvertible {
+    public var x: Int
+    public var y: Int
+    public var columns: Int
+    public var rows: Int
+
+    public init(x: Int, y: Int, columns: Int, rows: Int) {
+        self.x = x
+        self.y = y
+        self.columns = columns
+        self.rows = rows
+    }
+
+    public var isEmpty: Bool { columns <= 0 || rows <= 0 }
+    /// One past the last column.
+    public var maxX: Int { x + columns }
+    /// One past the last row.
+    public var maxY: Int { y + rows }
+
+    public func contains(_ other: CellBox) -> Bool {
+        other.x >= x && other.y >= y && other.maxX <= maxX && other.maxY <= maxY
+    }
+
+    public func intersects(_ other: CellBox) -> Bool {
+        !isEmpty && !other.isEmpty && x < other.maxX && other.x < maxX && y < other.maxY && other.y < maxY
+    }
+
+    /// The box shrunk by `cells` on every side.
+    public func inset(by cells: Int) -> CellBox {
+        CellBox(x: x + cells, y: y + cells, columns: max(0, columns - 2 * cells), rows: max(0, rows - 2 * cells))
+    }
+
+    public var description: String { "\(columns)x\(rows)+\(x)+\(y)" }
+}
+
+/// Where everything goes for one terminal size: the result of `Skin.layout`.
+public struct SkinLayout: Sendable, Equatable {
+    /// One placed screen: the part of the frame it shows and the cells to fit it into.
+    public struct Screen: Sendable, Equatable {
+        public var name: String
+        /// Part of the core frame (nil: the whole frame).
+        public var source: PixelRect?
+        /// The renderer fits the picture inside these cells, keeping its aspect ratio.
+        public var cells: CellBox
+        public var alignment: ScreenAlignment
+    }
+
+    /// The legend's box and what goes in it.
+    public struct Legend: Sendable, Equatable {
+        public var box: CellBox
+        public var position: LegendPosition
+        public var buttons: [JoypadButton]
+    }
+
+    /// The arrangement used (e.g. `stacked`).
+    public var arrangement: String
+    /// Empty when the terminal is too small.
+    public var screens: [Screen]
+    /// Outer boxes of the borders (one per screen; the border line runs along the box's edge and the
+    /// screen sits inside it). Empty for border style `none` or when a screen is too small for one.
+    public var borders: [CellBox]
+    /// Nil when the skin has no legend or there is no room for it.
+    public var legend: Legend?
+    /// The whole game area (terminal minus status bar), to fill with the skin's background.
+    public var gameArea: CellBox
+    /// The status bar rows at the bottom of the terminal (empty when `statusBarRows` is 0).
+    public var statusBar: CellBox
+    /// True when the terminal is smaller than the skin's minimum; the screen should say
+    /// "terminal too small: need `requiredColumns`×`requiredRows`".
+    public var isTooSmall: Bool
+    /// Smallest terminal size (status bar included) this skin can be drawn in.
+    public var requiredColumns: Int
+    public var requiredRows: Int
+}
+
+extension Skin {
+    /// Splits a terminal of `terminalColumns`×`rows` cells: the bottom `statusBarRows` rows are the
+    /// status bar, the rest is the game area; the legend takes a strip of it when the remaining
+    /// area still meets `minimumSize`; the picture area is shared between the arrangement's screens
+    /// and each screen gets a border box when its style is not `none`.
+    ///
+    /// `arrangement` picks a layout by name (nil: the first); `shownScreen` is the screen index a
+    /// `single` arrangement shows. Pure function, any thread.
+    public func layout(terminalColumns: Int, rows: Int, statusBarRows: Int,
+                       arrangement name: String? = nil, shownScreen: Int = 0) -> SkinLayout {
+        let chosen = arrangement(named: name)
+        let statusRows = max(0, min(statusBarRows, rows))
+        let gameArea = CellBox(x: 0, y: 0, columns: max(0, terminalColumns), rows: max(0, rows - statusRows))
+        let statusBar = CellBox(x: 0, y: rows - statusRows, columns: max(0, terminalColumns), rows: statusRows)
+        var result = SkinLayout(arrangement: chosen.name, screens: [], borders: [], legend: nil,
+                                gameArea: gameArea, statusBar: statusBar, isTooSmall: false,
+                                requiredColumns: minimumSize.columns, requiredRows: minimumSize.rows + max(0, statusBarRows))
+        guard gameArea.columns >= minimumSize.columns, gameArea.rows >= minimumSize.rows else {
+            result.isTooSmall = true
+            return result
+        }
+
+        var pictureArea = gameArea
+        if let legend, let split = split(pictureArea, for: legend) {
+            pictureArea = split.picture
+            result.legend = SkinLayout.Legend(box: split.legend, position: legend.position, buttons: legend.buttons)
+        }
+
+        for (screen, part) in divide(pictureArea, among: chosen, shownScreen: shownScreen) {
+            var cells = part
+            if border.style != .none, part.columns >= 3, part.rows >= 3 {
+                result.borders.append(part)
+                cells = part.inset(by: 1)
+            }
+            result.screens.append(SkinLayout.Screen(name: screen.name, source: screen.source, cells: cells,
+                                                    alignment: screen.alignment))
+        }
+        return result
+    }
+
+    /// Convenience for the DS: the arrangement and shown screen a `DSScreenLayout` stands for.
+    public func layout(terminalColumns: Int, rows: Int, statusBarRows: Int, dsLayout: DSScreenLayout) -> SkinLayout {
+        layout(terminalColumns: terminalColumns, rows: rows, statusBarRows: statusBarRows,
+               arrangement: dsLayout.arrangementName, shownScreen: dsLayout.shownScreen)
+    }
+
+    /// The legend strip (with one blank cell between it and the picture), or nil when the picture
+    /// would fall below the skin's minimum size.
+    private func split(_ area: CellBox, for legend: SkinLegend) -> (picture: CellBox, legend: CellBox)? {
+        let taken = legend.size + 1
+        switch legend.position {
+        case .left, .right:
+            guard area.columns - taken >= minimumSize.columns else { return nil }
+            let picture = CellBox(x: legend.position == .left ? area.x + taken : area.x, y: area.y,
+                                  columns: area.columns - taken, rows: area.rows)
+            let box = CellBox(x: legend.position == .left ? area.x : area.maxX - legend.size, y: area.y,
+                              columns: legend.size, rows: area.rows)
+            return (picture, box)
+        case .bottom:
+            guard area.rows - taken >= minimumSize.rows else { return nil }
+            let picture = CellBox(x: area.x, y: area.y, columns: area.columns, rows: area.rows - taken)
+            let box = CellBox(x: area.x, y: area.maxY - legend.size, columns: area.columns, rows: legend.size)
+            return (picture, box)
+        }
+    }
+
+    /// Shares `area` between the screens, in proportion to their source sizes along the
+    /// arrangement's direction, with `gap` empty cells between neighbours.
+    private func divide(_ area: CellBox, among arrangement: SkinArrangement,
+                        shownScreen: Int) -> [(SkinScreen, CellBox)] {
+        let screens = arrangement.screens
+        guard !screens.isEmpty else { return [] }
+        switch arrangement.direction {
+        case .single:
+            let index = ((shownScreen % screens.count) + screens.count) % screens.count
+            return [(screens[index], area)]
+        case .vertical, .horizontal:
+            let vertical = arrangement.direction == .vertical
+            let weights = screens.map { screen in
+                max(1, vertical ? (screen.source?.height ?? 1) : (screen.source?.width ?? 1))
+            }
+            let totalWeight = weights.reduce(0, +)
+            let length = vertical ? area.rows : area.columns
+            let gaps = min(arrangement.gap * (screens.count - 1), max(0, length - screens.count))
+            let available = max(0, length - gaps)
+            var parts: [(SkinScreen, CellBox)] = []
+            var offset = 0
+            var handedOut = 0
+            for (index, screen) in screens.enumerated() {
+                let isLast = index == screens.count - 1
+                let share = isLast ? available - handedOut : available * weights[index] / totalWeight
+                let box = vertical
+                    ? CellBox(x: area.x, y: area.y + offset, columns: area.columns, rows: share)
+                    : CellBox(x: area.x + offset, y: area.y, columns: share, rows: area.rows)
+                parts.append((screen, box))
+                handedOut += share
+                offset += share
+                if !isLast { offset += gaps / (screens.count - 1) + (index < gaps % (screens.count - 1) ? 1 : 0) }
+            }
+            return parts
+        }
+    }
+}
