@@ -105,8 +105,8 @@ final class SkinTests: XCTestCase {
 
     func testDSLayouts() throws {
         let skin = BuiltInSkins.skin(for: .nds)
-        let top = PixelRect(x: 0, y: 0, width: 256, height: 192)
-        let bottom = PixelRect(x: 0, y: 192, width: 256, height: 192)
+        let top = FrameRegion(x: 0, y: 0, width: 256, height: 192)
+        let bottom = FrameRegion(x: 0, y: 192, width: 256, height: 192)
 
         let stacked = skin.layout(terminalColumns: 100, rows: 41, statusBarRows: 1, dsLayout: .stacked)
         XCTAssertEqual(stacked.arrangement, "stacked")
@@ -133,8 +133,8 @@ final class SkinTests: XCTestCase {
         XCTAssertEqual(DSScreenLayout.singleBottom.togglingSingleScreen(), .singleTop)
         XCTAssertEqual(DSScreenLayout.stacked.togglingSingleScreen(), .singleBottom)
         XCTAssertEqual(DSScreenLayout.singleBottom.next(), .stacked)
-        XCTAssertEqual(bottom.scaled(from: PixelSize(width: 256, height: 384), to: PixelSize(width: 512, height: 768)),
-                       PixelRect(x: 0, y: 384, width: 512, height: 384))
+        XCTAssertEqual(bottom.scaled(from: FrameSize(width: 256, height: 384), to: FrameSize(width: 512, height: 768)),
+                       FrameRegion(x: 0, y: 384, width: 512, height: 384))
     }
 
     func testUserSkinOverridesBuiltIn() throws {

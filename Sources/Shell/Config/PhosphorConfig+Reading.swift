@@ -27,7 +27,7 @@ extension PhosphorConfig {
         }
 
         if var video = try top.object("video") {
-            if let mode = try video.choice("colorMode", as: ColorMode.self) { config.video.colorMode = mode }
+            if let mode = try video.choice("colorMode", as: ColorModeChoice.self) { config.video.colorMode = mode }
             if let integer = try video.bool("integerScale") { config.video.integerScale = integer }
             if let status = try video.bool("showStatusBar") { config.video.showStatusBar = status }
             warnings += unknown(video, what: "setting")
@@ -45,7 +45,7 @@ extension PhosphorConfig {
             }
             if let volume = try audio.integer("volume", in: AudioSettings.volumeRange) { config.audio.volume = volume }
             if let muted = try audio.bool("muted") { config.audio.muted = muted }
-            if let mode = try audio.choice("fastForwardAudio", as: FastForwardAudio.self) {
+            if let mode = try audio.choice("fastForwardAudio", as: FastForwardAudioChoice.self) {
                 config.audio.fastForwardAudio = mode
             }
             warnings += unknown(audio, what: "setting")
@@ -64,10 +64,10 @@ extension PhosphorConfig {
         }
 
         if var hold = try top.object("hold") {
-            if let delay = try hold.integer("initialDelayMilliseconds", in: HoldTiming.initialDelayRange) {
+            if let delay = try hold.integer("initialDelayMilliseconds", in: HoldTimingSettings.initialDelayRange) {
                 config.hold.initialDelayMilliseconds = delay
             }
-            if let gap = try hold.integer("repeatGapMilliseconds", in: HoldTiming.repeatGapRange) {
+            if let gap = try hold.integer("repeatGapMilliseconds", in: HoldTimingSettings.repeatGapRange) {
                 config.hold.repeatGapMilliseconds = gap
             }
             warnings += unknown(hold, what: "setting")

@@ -18,7 +18,7 @@ public struct PhosphorConfig: Sendable, Equatable {
     public var video = VideoSettings()
     public var audio = AudioSettings()
     public var fastForward = FastForwardSettings()
-    public var hold = HoldTiming()
+    public var hold = HoldTimingSettings()
     /// How the two DS screens are arranged.
     public var dsLayout: DSScreenLayout = .stacked
     /// The save-state slot (1–9) last used per game, keyed by the game key (ROM base name).
@@ -30,8 +30,9 @@ public struct PhosphorConfig: Sendable, Equatable {
 }
 
 /// How colours are sent to the terminal. `auto` follows `COLORTERM` (truecolor/24bit → 24-bit,
-/// else 256 colours, and 16 when the terminal says it has no more).
-public enum ColorMode: String, CaseIterable, Sendable, Codable {
+/// else 256 colours, and 16 when the terminal says it has no more). The other raw values are those
+/// of `Render.ColorMode`, so `ColorMode(rawValue: choice.rawValue)` converts (nil for `auto`).
+public enum ColorModeChoice: String, CaseIterable, Sendable, Codable {
     case auto
     case trueColor = "24bit"
     case palette256 = "256"
@@ -39,7 +40,7 @@ public enum ColorMode: String, CaseIterable, Sendable, Codable {
 }
 
 public struct VideoSettings: Sendable, Equatable, Codable {
-    public var colorMode: ColorMode = .auto
+    public var colorMode: ColorModeChoice = .auto
     /// Scale the picture only by whole multiples of the core's pixels (sharper, may leave borders).
     public var integerScale = false
     public var showStatusBar = true
@@ -47,8 +48,9 @@ public struct VideoSettings: Sendable, Equatable, Codable {
     public init() {}
 }
 
-/// What the audio does while fast-forwarding: stay silent, or play the sped-up sound.
-public enum FastForwardAudio: String, CaseIterable, Sendable, Codable {
+/// What the audio does while fast-forwarding: stay silent, or play the sped-up sound
+/// (the setting behind `Audio.FastForwardAudio`: `.mute` → `.muted`, `.spedUp` → `.spedUp`).
+public enum FastForwardAudioChoice: String, CaseIterable, Sendable, Codable {
     case mute
     case spedUp = "sped-up"
 }
@@ -61,7 +63,7 @@ public struct AudioSettings: Sendable, Equatable, Codable {
     /// 0–100.
     public var volume = 100
     public var muted = false
-    public var fastForwardAudio: FastForwardAudio = .mute
+    public var fastForwardAudio: FastForwardAudioChoice = .mute
 
     public static let latencyRange = 10...1000
     public static let volumeRange = 0...100
@@ -109,12 +111,13 @@ public struct FastForwardSettings: Sendable, Equatable {
 }
 
 /// Timing of the fallback hold model for terminals without key-release events: a key counts as
-/// held until no autorepeat arrives within these windows.
-public struct HoldTiming: Sendable, Equatable, Codable {
+/// held until no autorepeat arrives within these windows. Stored as milliseconds; becomes
+/// `Input.HoldTiming(initialDelay: .milliseconds(…), repeatGap: .milliseconds(…))`.
+public struct HoldTimingSettings: Sendable, Equatable, Codable {
     /// How long to wait for the first autorepeat after a press (terminals use 250–600 ms).
     public var initialDelayMilliseconds = 650
     /// The longest gap between two autorepeats before the key counts as released.
-    public var repeatGapMilliseconds = 150
+    public var repeatGapMilliseconds = 100
 
     public static let initialDelayRange = 50...3000
     public static let repeatGapRange = 10...1000

@@ -38,10 +38,10 @@ public enum BuiltInSkins {
     }
 
     private static var nintendoDS: Skin {
-        let top = PixelRect(x: 0, y: 0, width: 256, height: 192)
-        let bottom = PixelRect(x: 0, y: 192, width: 256, height: 192)
+        let top = FrameRegion(x: 0, y: 0, width: 256, height: 192)
+        let bottom = FrameRegion(x: 0, y: 192, width: 256, height: 192)
         return Skin(
-            system: .nds, name: GameSystem.nds.displayName, frame: PixelSize(width: 256, height: 384),
+            system: .nds, name: GameSystem.nds.displayName, frame: FrameSize(width: 256, height: 384),
             minimumSize: CellSize(columns: 24, rows: 12), background: black,
             border: SkinBorder(style: .rounded, color: accent(for: .nds)),
             legend: SkinLegend(position: .right, size: 16, buttons: GameSystem.nds.buttons,

@@ -28,9 +28,9 @@ extension Skin {
         }
         let name = try top.string("name") ?? system.displayName
 
-        var frame: PixelSize?
+        var frame: FrameSize?
         if var frameReader = try top.object("frame") {
-            frame = PixelSize(width: try required(&frameReader, "width", in: frameRange),
+            frame = FrameSize(width: try required(&frameReader, "width", in: frameRange),
                               height: try required(&frameReader, "height", in: frameRange))
             try rejectUnknown(frameReader)
         }
@@ -97,7 +97,7 @@ extension Skin {
     }
 
     private static func readArrangement(_ node: PositionedJSON, path: String,
-                                        frame: PixelSize?) throws(JSONFieldProblem) -> SkinArrangement {
+                                        frame: FrameSize?) throws(JSONFieldProblem) -> SkinArrangement {
         var reader = try JSONObjectReader(node, path: path)
         guard let name = try reader.string("name"), !name.isEmpty else {
             throw JSONFieldProblem(line: node.line, message: "\(path) needs a \"name\"")
@@ -116,7 +116,7 @@ extension Skin {
             var screenReader = try JSONObjectReader(screenNode, path: screenPath)
             let screenName = try screenReader.string("name") ?? "screen \(position + 1)"
             let alignment = try screenReader.choice("alignment", as: ScreenAlignment.self) ?? .center
-            var source: PixelRect?
+            var source: FrameRegion?
             if let sourceNode = screenReader.node("source") {
                 source = try readSource(sourceNode, path: "\(screenPath).source", frame: frame)
             }
@@ -128,12 +128,12 @@ extension Skin {
     }
 
     private static func readSource(_ node: PositionedJSON, path: String,
-                                   frame: PixelSize?) throws(JSONFieldProblem) -> PixelRect {
+                                   frame: FrameSize?) throws(JSONFieldProblem) -> FrameRegion {
         guard let frame else {
             throw JSONFieldProblem(line: node.line, message: "\(path) needs the skin's \"frame\" size to refer to")
         }
         var reader = try JSONObjectReader(node, path: path)
-        let rect = PixelRect(x: try required(&reader, "x", in: 0...frameRange.upperBound),
+        let rect = FrameRegion(x: try required(&reader, "x", in: 0...frameRange.upperBound),
                              y: try required(&reader, "y", in: 0...frameRange.upperBound),
                              width: try required(&reader, "width", in: frameRange),
                              height: try required(&reader, "height", in: frameRange))

@@ -17,7 +17,7 @@ public struct Skin: Sendable, Equatable, Encodable {
     public var name: String
     /// The size of the core frame that `SkinScreen.source` rectangles refer to (e.g. 256×384 for
     /// the DS). Needed only when a screen has a source rectangle.
-    public var frame: PixelSize?
+    public var frame: FrameSize?
     /// The smallest game area (terminal minus status bar) the skin can be drawn in.
     public var minimumSize: CellSize
     public var background: SkinColor
@@ -28,7 +28,7 @@ public struct Skin: Sendable, Equatable, Encodable {
     /// `stacked`, `side-by-side` and `single-screen`.
     public var layouts: [SkinArrangement]
 
-    public init(system: GameSystem, name: String, frame: PixelSize? = nil, minimumSize: CellSize,
+    public init(system: GameSystem, name: String, frame: FrameSize? = nil, minimumSize: CellSize,
                 background: SkinColor, border: SkinBorder, legend: SkinLegend?, layouts: [SkinArrangement]) {
         self.system = system
         self.name = name
@@ -48,7 +48,7 @@ public struct Skin: Sendable, Equatable, Encodable {
 }
 
 /// A size in pixels.
-public struct PixelSize: Sendable, Equatable, Hashable, Codable {
+public struct FrameSize: Sendable, Equatable, Hashable, Codable {
     public var width: Int
     public var height: Int
 
@@ -59,7 +59,7 @@ public struct PixelSize: Sendable, Equatable, Hashable, Codable {
 }
 
 /// A rectangle in the core's frame, in pixels (origin top left).
-public struct PixelRect: Sendable, Equatable, Hashable, Codable {
+public struct FrameRegion: Sendable, Equatable, Hashable, Codable {
     public var x: Int
     public var y: Int
     public var width: Int
@@ -74,13 +74,13 @@ public struct PixelRect: Sendable, Equatable, Hashable, Codable {
 
     /// This rectangle moved to a frame of another size, proportionally (for a core that sends a
     /// different resolution than the skin was written for). Any thread.
-    public func scaled(from skinFrame: PixelSize, to actualFrame: PixelSize) -> PixelRect {
+    public func scaled(from skinFrame: FrameSize, to actualFrame: FrameSize) -> FrameRegion {
         guard skinFrame.width > 0, skinFrame.height > 0 else { return self }
         let left = x * actualFrame.width / skinFrame.width
         let top = y * actualFrame.height / skinFrame.height
         let right = (x + width) * actualFrame.width / skinFrame.width
         let bottom = (y + height) * actualFrame.height / skinFrame.height
-        return PixelRect(x: left, y: top, width: right - left, height: bottom - top)
+        return FrameRegion(x: left, y: top, width: right - left, height: bottom - top)
     }
 }
 
@@ -243,10 +243,10 @@ public enum ScreenAlignment: String, CaseIterable, Sendable, Codable {
 /// One screen: a part of the core's frame (the whole frame when `source` is nil).
 public struct SkinScreen: Sendable, Equatable, Encodable {
     public var name: String
-    public var source: PixelRect?
+    public var source: FrameRegion?
     public var alignment: ScreenAlignment
 
-    public init(name: String, source: PixelRect? = nil, alignment: ScreenAlignment = .center) {
+    public init(name: String, source: FrameRegion? = nil, alignment: ScreenAlignment = .center) {
         self.name = name
         self.source = source
         self.alignment = alignment

@@ -43,7 +43,7 @@ public struct SkinLayout: Sendable, Equatable {
     public struct Screen: Sendable, Equatable {
         public var name: String
         /// Part of the core frame (nil: the whole frame).
-        public var source: PixelRect?
+        public var source: FrameRegion?
         /// The renderer fits the picture inside these cells, keeping its aspect ratio.
         public var cells: CellBox
         public var alignment: ScreenAlignment

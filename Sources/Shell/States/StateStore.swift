@@ -84,22 +84,40 @@ public struct StateStore: Sendable {
     }
 
     private func backUpBeforeSave(_ slot: StateSlot) throws {
-        let pairs = [(stateFile(slot), undoStateFile(slot)), (metadataFile(slot), undoMetadataFile(slot)),
-                     (screenshotFile(slot), undoScreenshotFile(slot))]
-        guard exists(stateFile(slot)) else {
-            for (_, backup) in pairs { try removeIfPresent(backup) }
+        if exists(stateFile(slot)) {
+            try replaceFiles(backupFiles(slot), with: contents(of: slotFiles(slot)))
+            try removeIfPresent(undoEmptyMarker(slot))
+        } else {
+            for file in backupFiles(slot) { try removeIfPresent(file) }
             try AtomicFile.write(Data(), to: undoEmptyMarker(slot))
-            return
         }
-        // State last, as in a save: a backup is whole once its state file is written.
-        for (original, backup) in pairs.reversed() {
-            if exists(original) {
-                try AtomicFile.write(try Data(contentsOf: original), to: backup)
+    }
+
+    /// A slot's files: state, sidecar, preview.
+    private func slotFiles(_ slot: StateSlot) -> [URL] {
+        [stateFile(slot), metadataFile(slot), screenshotFile(slot)]
+    }
+
+    /// The backup copies of `slotFiles`, in the same order.
+    private func backupFiles(_ slot: StateSlot) -> [URL] {
+        [undoStateFile(slot), undoMetadataFile(slot), undoScreenshotFile(slot)]
+    }
+
+    /// The bytes of each file, nil where a file does not exist.
+    private func contents(of files: [URL]) throws -> [Data?] {
+        try files.map { exists($0) ? try Data(contentsOf: $0) : nil }
+    }
+
+    /// Writes `contents[i]` to `files[i]` (removing the file where it is nil), the state file
+    /// (index 0) last: a set of files is whole once its state file is in place.
+    private func replaceFiles(_ files: [URL], with contents: [Data?]) throws {
+        for index in files.indices.reversed() {
+            if let data = contents[index] {
+                try AtomicFile.write(data, to: files[index])
             } else {
-                try removeIfPresent(backup)
+                try removeIfPresent(files[index])
             }
         }
-        try removeIfPresent(undoEmptyMarker(slot))
     }
 
     // MARK: Loading
@@ -214,29 +232,15 @@ public struct StateStore: Sendable {
         guard hadBackup || exists(undoEmptyMarker(slot)) else {
             throw StateStoreError(.nothingToUndo, file: stateFile(slot), "there is no earlier save of \(slot) to go back to")
         }
-        let current = [stateFile(slot), metadataFile(slot), screenshotFile(slot)].map { exists($0) ? try? Data(contentsOf: $0) : nil }
-        let backup = [undoStateFile(slot), undoMetadataFile(slot), undoScreenshotFile(slot)].map { exists($0) ? try? Data(contentsOf: $0) : nil }
-        let slotFiles = [stateFile(slot), metadataFile(slot), screenshotFile(slot)]
-        let backupFiles = [undoStateFile(slot), undoMetadataFile(slot), undoScreenshotFile(slot)]
-
-        // Keep the save being undone as the new backup (state written last).
-        if current[0] != nil {
-            for index in [2, 1, 0] {
-                if let data = current[index] { try AtomicFile.write(data, to: backupFiles[index]) } else { try removeIfPresent(backupFiles[index]) }
-            }
-            try removeIfPresent(undoEmptyMarker(slot))
-        } else {
-            for file in backupFiles { try removeIfPresent(file) }
-            try AtomicFile.write(Data(), to: undoEmptyMarker(slot))
-        }
-        // Restore the earlier contents (state last), or empty the slot.
+        let earlier = try contents(of: backupFiles(slot))
+        // The save being undone becomes the new backup, so a second undo redoes it.
+        try backUpBeforeSave(slot)
         if hadBackup {
-            for index in [2, 1, 0] {
-                if let data = backup[index] { try AtomicFile.write(data, to: slotFiles[index]) } else { try removeIfPresent(slotFiles[index]) }
-            }
+            try replaceFiles(slotFiles(slot), with: earlier)
             return try load(slot)
         }
-        for file in slotFiles.reversed() { try removeIfPresent(file) }
+        // The slot was empty before that save: empty it again (state first, so it reads as empty).
+        for file in slotFiles(slot) { try removeIfPresent(file) }
         return nil
     }
 
