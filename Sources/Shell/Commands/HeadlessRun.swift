@@ -42,11 +42,13 @@ struct HeadlessRun {
         thread.realTime = false
         thread.frameLimit = frames
         let failure = Mutex<Error?>(nil)
+        let recorder = try audioWAV.map { try AudioRecording(file: $0) }
         let input = self.input
         let stateOut = self.stateOut
         let stateAt = min(self.stateAt ?? frames, frames)
         let inputState = thread.input
         thread.beforeFrame = { host, frame in
+            recorder?.setSourceRate(host.avInfo.sampleRate)
             if frame == 0, let stateBytes {
                 do { try host.unserializeState(stateBytes) } catch {
                     failure.withLock { $0 = $0 ?? error }
@@ -59,6 +61,7 @@ struct HeadlessRun {
                 }
             }
         }
+        if let recorder { thread.audioTap = { recorder.append($0) } }
         let started = ContinuousClock.now
         try thread.start()
         thread.waitUntilFinished()
@@ -69,6 +72,7 @@ struct HeadlessRun {
         guard let frame = thread.mailbox.takeLatest() else {
             throw RomCheck.Failure(description: "\(rom.lastPathComponent): the core produced no picture in \(frames) frames")
         }
+        try recorder?.finish()
         if let screenshot {
             try AtomicFile.write(try PNGImage(frame).encoded(), to: screenshot)
         }
