@@ -65,7 +65,7 @@ sram_check() {
 
 check nes/phosphor-test.nes nestopia_libretro.so "a b select start up down left right" 440.40
 check gb/phosphor-test.gbc gambatte_libretro.so "a b select start up down left right" 439.84
-check snes/phosphor-test.sfc bsnes_mercury_performance_libretro.so "a b select start up down left right x y l r" 0
+check snes/phosphor-test.sfc bsnes_mercury_performance_libretro.so "a b select start up down left right x y l r" 440.50
 check gba/phosphor-test.gba mgba_libretro.so "a b select start up down left right l r" 439.84
 check pce/phosphor-test.pce mednafen_pce_fast_libretro.so "a b select start up down left right" 440.40
 check ds/phosphor-test.nds desmume_libretro.so "a b select start up down left right l r" 440.05
