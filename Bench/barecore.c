@@ -16,6 +16,8 @@
  *   --sram FILE        load battery RAM from FILE before the first frame (if
  *                      it exists), write it back after the last frame
  *   --ppm FILE         write the final frame as a binary PPM picture
+ *   --var KEY=VALUE    answer GET_VARIABLE for KEY with VALUE (repeatable);
+ *                      every other key gets "false" (the core's default)
  *
  * Last line printed: "frames=N fps=F hash=H samples=A" where H is the 64-bit
  * FNV-1a of the final frame as XRGB8888 little-endian rows without padding,
@@ -109,6 +111,8 @@ static unsigned frame_width, frame_height;
 static uint64_t audio_frames;
 static FILE *audio_file;
 static uint16_t held_buttons;        /* bit n = RETRO_DEVICE_ID_JOYPAD n */
+static char *variables[32];          /* "KEY=VALUE" strings from --var */
+static int variable_count;
 
 /* ---- environment ------------------------------------------------------ */
 
@@ -144,9 +148,20 @@ static bool environment(unsigned command, void *data)
         return true;
     }
     case RETRO_ENVIRONMENT_GET_INPUT_BITMASKS & ~RETRO_ENVIRONMENT_EXPERIMENTAL:
+        if (data != NULL)
+            *(bool *)data = true;
         return true;
-    case RETRO_ENVIRONMENT_GET_VARIABLE:
+    case RETRO_ENVIRONMENT_GET_VARIABLE: {
+        struct retro_variable *variable = data;
+        size_t length = strlen(variable->key);
+        for (int i = 0; i < variable_count; i++) {
+            if (strncmp(variables[i], variable->key, length) == 0 && variables[i][length] == '=') {
+                variable->value = variables[i] + length + 1;
+                return true;
+            }
+        }
         return false;
+    }
     default:
         return false;
     }
@@ -337,7 +352,7 @@ static double now_seconds(void)
 
 static void usage(void)
 {
-    fputs("usage: barecore [--audio-raw FILE] [--sram FILE] [--ppm FILE] CORE.so ROM FRAMES [INPUT_FILE]\n", stderr);
+    fputs("usage: barecore [--audio-raw FILE] [--sram FILE] [--ppm FILE] [--var KEY=VALUE]... CORE.so ROM FRAMES [INPUT_FILE]\n", stderr);
     exit(2);
 }
 
@@ -353,6 +368,11 @@ int main(int argc, char **argv)
             sram_path = argv[++i];
         else if (strcmp(argv[i], "--ppm") == 0 && i + 1 < argc)
             ppm_path = argv[++i];
+        else if (strcmp(argv[i], "--var") == 0 && i + 1 < argc) {
+            if (strchr(argv[i + 1], '=') == NULL || variable_count == 32)
+                die("--var wants KEY=VALUE (at most 32), got '%s'", argv[i + 1]);
+            variables[variable_count++] = argv[++i];
+        }
         else if (argv[i][0] == '-' && argv[i][1] == '-')
             usage();
         else if (positional_count < 4)

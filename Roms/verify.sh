@@ -70,5 +70,13 @@ check gba/phosphor-test.gba mgba_libretro.so "a b select start up down left righ
 check pce/phosphor-test.pce mednafen_pce_fast_libretro.so "a b select start up down left right" 440.40
 check ds/phosphor-test.nds desmume_libretro.so "a b select start up down left right l r" 440.05
 sram_check
+
+# The same GBC cartridge on a DMG (gambatte's hardware option): grey picture, same tone.
+echo "0 a" > "$BUILD/input"
+line=$("$BUILD/barecore" --var gambatte_gb_hwmode=GB --audio-raw "$BUILD/dmg-a.raw" \
+    "$CORES/gambatte_libretro.so" gb/phosphor-test.gbc $FRAMES "$BUILD/input" 2>/dev/null | tail -1)
+echo "gb    dmg a   $line $(python3 tone.py "$BUILD/dmg-a.raw" 32768)"
+[ "$(python3 tone.py "$BUILD/dmg-a.raw" 32768)" = "rms=2863 freq=439.84" ] || fail "gb: no 439.84 Hz tone in DMG mode"
+
 [ $failed = 0 ] && echo "all cartridges verified"
 exit $failed
