@@ -23,7 +23,8 @@
  * FNV-1a of the final frame as XRGB8888 little-endian rows without padding,
  * and A is the number of stereo audio frames the core produced.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* mkdtemp, struct dirent */
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -58,6 +59,30 @@ static struct {
     size_t (*get_memory_size)(unsigned);
 } core;
 
+static char directory[4096] = "/tmp";  /* system and save directory, made per run */
+static bool directory_made;
+
+/* Removes the per-run directory and whatever the core saved there (desmume
+ * writes a .dsv): it was made fresh by mkdtemp, so nothing else is in it. */
+static void remove_directory(void)
+{
+    if (!directory_made)
+        return;
+    DIR *listing = opendir(directory);
+    if (listing != NULL) {
+        char path[sizeof directory + 256];
+        for (struct dirent *entry; (entry = readdir(listing)) != NULL;) {
+            if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0)
+                continue;
+            snprintf(path, sizeof path, "%s/%s", directory, entry->d_name);
+            unlink(path);
+        }
+        closedir(listing);
+    }
+    rmdir(directory);
+    directory_made = false;
+}
+
 static void die(const char *fmt, ...)
 {
     va_list ap;
@@ -66,6 +91,7 @@ static void die(const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
+    remove_directory();
     exit(1);
 }
 
@@ -104,7 +130,6 @@ static void load_core(const char *path)
 
 /* ---- state shared with the callbacks (single thread) ------------------ */
 
-static char directory[4096] = "/tmp";
 static enum retro_pixel_format pixel_format = RETRO_PIXEL_FORMAT_0RGB1555;
 static uint8_t *frame_xrgb;          /* last frame, XRGB8888, packed rows */
 static unsigned frame_width, frame_height;
@@ -273,6 +298,9 @@ static struct input_change *read_input_file(const char *path, size_t *count)
             continue;
         if (sscanf(line, "%lu %255s", &frame, buttons) != 2)
             die("%s:%u: expected 'FRAME BUTTONS'", path, number);
+        if (*count > 0 && frame < changes[*count - 1].frame)
+            die("%s:%u: frame %lu comes after frame %lu; frames must not decrease", path, number,
+                frame, changes[*count - 1].frame);
         if (*count == capacity) {
             capacity = capacity ? capacity * 2 : 16;
             changes = realloc(changes, capacity * sizeof *changes);
@@ -391,9 +419,10 @@ int main(int argc, char **argv)
     struct input_change *changes = positional_count == 4 ? read_input_file(positional[3], &change_count) : NULL;
 
     const char *tmp = getenv("TMPDIR");
-    snprintf(directory, sizeof directory, "%s/barecore-%ld", tmp ? tmp : "/tmp", (long)getpid());
-    if (mkdir(directory, 0700) != 0 && errno != EEXIST)
-        die("mkdir(%s) failed: %s", directory, strerror(errno));
+    snprintf(directory, sizeof directory, "%s/barecore-XXXXXX", tmp ? tmp : "/tmp");
+    if (mkdtemp(directory) == NULL)
+        die("mkdtemp(%s) failed: %s", directory, strerror(errno));
+    directory_made = true;
 
     if (audio_path != NULL && (audio_file = fopen(audio_path, "wb")) == NULL)
         die("fopen(%s) failed: %s", audio_path, strerror(errno));
@@ -456,7 +485,7 @@ int main(int argc, char **argv)
 
     core.unload_game();
     core.deinit();
-    rmdir(directory);
+    remove_directory();
     free(rom);
     free(changes);
     return 0;
