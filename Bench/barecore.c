@@ -336,13 +336,26 @@ static uint8_t *read_whole_file(const char *path, size_t *size)
     return bytes;
 }
 
+/* Writes a temporary file beside `path` and renames it over `path`, so a
+ * failed write never leaves a half-written battery save behind. */
 static void write_whole_file(const char *path, const void *bytes, size_t size)
 {
-    FILE *file = fopen(path, "wb");
+    char temporary[4096];
+    snprintf(temporary, sizeof temporary, "%s.tmp-%ld", path, (long)getpid());
+    FILE *file = fopen(temporary, "wb");
     if (file == NULL)
-        die("fopen(%s) failed: %s", path, strerror(errno));
-    if (fwrite(bytes, 1, size, file) != size || fclose(file) != 0)
-        die("fwrite(%s) failed: %s", path, strerror(errno));
+        die("fopen(%s) failed: %s", temporary, strerror(errno));
+    if (fwrite(bytes, 1, size, file) != size || fflush(file) != 0 || fsync(fileno(file)) != 0) {
+        int error = errno;
+        fclose(file);
+        unlink(temporary);
+        die("fwrite(%s) failed: %s", temporary, strerror(error));
+    }
+    if (fclose(file) != 0 || rename(temporary, path) != 0) {
+        int error = errno;
+        unlink(temporary);
+        die("rename(%s, %s) failed: %s", temporary, path, strerror(error));
+    }
 }
 
 static void write_ppm(const char *path)
@@ -413,7 +426,7 @@ int main(int argc, char **argv)
     const char *core_path = positional[0], *rom_path = positional[1];
     char *end;
     unsigned long frames = strtoul(positional[2], &end, 10);
-    if (*end != '\0')
+    if (end == positional[2] || *end != '\0')
         die("FRAMES must be a number, got '%s'", positional[2]);
     size_t change_count = 0;
     struct input_change *changes = positional_count == 4 ? read_input_file(positional[3], &change_count) : NULL;
@@ -427,6 +440,10 @@ int main(int argc, char **argv)
     if (audio_path != NULL && (audio_file = fopen(audio_path, "wb")) == NULL)
         die("fopen(%s) failed: %s", audio_path, strerror(errno));
 
+    struct retro_game_info game = { .path = rom_path };
+    uint8_t *rom = read_whole_file(rom_path, &game.size);
+    game.data = rom;
+
     load_core(core_path);
     core.set_environment(environment);
     core.init();
@@ -436,9 +453,6 @@ int main(int argc, char **argv)
     core.set_input_poll(input_poll);
     core.set_input_state(input_state);
 
-    struct retro_game_info game = { .path = rom_path };
-    uint8_t *rom = read_whole_file(rom_path, &game.size);
-    game.data = rom;
     if (!core.load_game(&game))
         die("retro_load_game(%s) failed", rom_path);
     core.set_controller_port_device(0, RETRO_DEVICE_JOYPAD);
