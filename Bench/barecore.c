@@ -16,12 +16,15 @@
  *   --sram FILE        load battery RAM from FILE before the first frame (if
  *                      it exists), write it back after the last frame
  *   --ppm FILE         write the final frame as a binary PPM picture
+ *   --var KEY=VALUE    answer GET_VARIABLE for KEY with VALUE (repeatable);
+ *                      every other key gets "false" (the core's default)
  *
  * Last line printed: "frames=N fps=F hash=H samples=A" where H is the 64-bit
  * FNV-1a of the final frame as XRGB8888 little-endian rows without padding,
  * and A is the number of stereo audio frames the core produced.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* mkdtemp, struct dirent */
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -56,6 +59,30 @@ static struct {
     size_t (*get_memory_size)(unsigned);
 } core;
 
+static char directory[4096] = "/tmp";  /* system and save directory, made per run */
+static bool directory_made;
+
+/* Removes the per-run directory and whatever the core saved there (desmume
+ * writes a .dsv): it was made fresh by mkdtemp, so nothing else is in it. */
+static void remove_directory(void)
+{
+    if (!directory_made)
+        return;
+    DIR *listing = opendir(directory);
+    if (listing != NULL) {
+        char path[sizeof directory + 256];
+        for (struct dirent *entry; (entry = readdir(listing)) != NULL;) {
+            if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0)
+                continue;
+            snprintf(path, sizeof path, "%s/%s", directory, entry->d_name);
+            unlink(path);
+        }
+        closedir(listing);
+    }
+    rmdir(directory);
+    directory_made = false;
+}
+
 static void die(const char *fmt, ...)
 {
     va_list ap;
@@ -64,6 +91,7 @@ static void die(const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
+    remove_directory();
     exit(1);
 }
 
@@ -102,13 +130,14 @@ static void load_core(const char *path)
 
 /* ---- state shared with the callbacks (single thread) ------------------ */
 
-static char directory[4096] = "/tmp";
 static enum retro_pixel_format pixel_format = RETRO_PIXEL_FORMAT_0RGB1555;
 static uint8_t *frame_xrgb;          /* last frame, XRGB8888, packed rows */
 static unsigned frame_width, frame_height;
 static uint64_t audio_frames;
 static FILE *audio_file;
 static uint16_t held_buttons;        /* bit n = RETRO_DEVICE_ID_JOYPAD n */
+static char *variables[32];          /* "KEY=VALUE" strings from --var */
+static int variable_count;
 
 /* ---- environment ------------------------------------------------------ */
 
@@ -144,9 +173,20 @@ static bool environment(unsigned command, void *data)
         return true;
     }
     case RETRO_ENVIRONMENT_GET_INPUT_BITMASKS & ~RETRO_ENVIRONMENT_EXPERIMENTAL:
+        if (data != NULL)
+            *(bool *)data = true;
         return true;
-    case RETRO_ENVIRONMENT_GET_VARIABLE:
+    case RETRO_ENVIRONMENT_GET_VARIABLE: {
+        struct retro_variable *variable = data;
+        size_t length = strlen(variable->key);
+        for (int i = 0; i < variable_count; i++) {
+            if (strncmp(variables[i], variable->key, length) == 0 && variables[i][length] == '=') {
+                variable->value = variables[i] + length + 1;
+                return true;
+            }
+        }
         return false;
+    }
     default:
         return false;
     }
@@ -258,6 +298,9 @@ static struct input_change *read_input_file(const char *path, size_t *count)
             continue;
         if (sscanf(line, "%lu %255s", &frame, buttons) != 2)
             die("%s:%u: expected 'FRAME BUTTONS'", path, number);
+        if (*count > 0 && frame < changes[*count - 1].frame)
+            die("%s:%u: frame %lu comes after frame %lu; frames must not decrease", path, number,
+                frame, changes[*count - 1].frame);
         if (*count == capacity) {
             capacity = capacity ? capacity * 2 : 16;
             changes = realloc(changes, capacity * sizeof *changes);
@@ -293,13 +336,26 @@ static uint8_t *read_whole_file(const char *path, size_t *size)
     return bytes;
 }
 
+/* Writes a temporary file beside `path` and renames it over `path`, so a
+ * failed write never leaves a half-written battery save behind. */
 static void write_whole_file(const char *path, const void *bytes, size_t size)
 {
-    FILE *file = fopen(path, "wb");
+    char temporary[4096];
+    snprintf(temporary, sizeof temporary, "%s.tmp-%ld", path, (long)getpid());
+    FILE *file = fopen(temporary, "wb");
     if (file == NULL)
-        die("fopen(%s) failed: %s", path, strerror(errno));
-    if (fwrite(bytes, 1, size, file) != size || fclose(file) != 0)
-        die("fwrite(%s) failed: %s", path, strerror(errno));
+        die("fopen(%s) failed: %s", temporary, strerror(errno));
+    if (fwrite(bytes, 1, size, file) != size || fflush(file) != 0 || fsync(fileno(file)) != 0) {
+        int error = errno;
+        fclose(file);
+        unlink(temporary);
+        die("fwrite(%s) failed: %s", temporary, strerror(error));
+    }
+    if (fclose(file) != 0 || rename(temporary, path) != 0) {
+        int error = errno;
+        unlink(temporary);
+        die("rename(%s, %s) failed: %s", temporary, path, strerror(error));
+    }
 }
 
 static void write_ppm(const char *path)
@@ -337,7 +393,7 @@ static double now_seconds(void)
 
 static void usage(void)
 {
-    fputs("usage: barecore [--audio-raw FILE] [--sram FILE] [--ppm FILE] CORE.so ROM FRAMES [INPUT_FILE]\n", stderr);
+    fputs("usage: barecore [--audio-raw FILE] [--sram FILE] [--ppm FILE] [--var KEY=VALUE]... CORE.so ROM FRAMES [INPUT_FILE]\n", stderr);
     exit(2);
 }
 
@@ -353,6 +409,11 @@ int main(int argc, char **argv)
             sram_path = argv[++i];
         else if (strcmp(argv[i], "--ppm") == 0 && i + 1 < argc)
             ppm_path = argv[++i];
+        else if (strcmp(argv[i], "--var") == 0 && i + 1 < argc) {
+            if (strchr(argv[i + 1], '=') == NULL || variable_count == 32)
+                die("--var wants KEY=VALUE (at most 32), got '%s'", argv[i + 1]);
+            variables[variable_count++] = argv[++i];
+        }
         else if (argv[i][0] == '-' && argv[i][1] == '-')
             usage();
         else if (positional_count < 4)
@@ -365,18 +426,23 @@ int main(int argc, char **argv)
     const char *core_path = positional[0], *rom_path = positional[1];
     char *end;
     unsigned long frames = strtoul(positional[2], &end, 10);
-    if (*end != '\0')
+    if (end == positional[2] || *end != '\0')
         die("FRAMES must be a number, got '%s'", positional[2]);
     size_t change_count = 0;
     struct input_change *changes = positional_count == 4 ? read_input_file(positional[3], &change_count) : NULL;
 
     const char *tmp = getenv("TMPDIR");
-    snprintf(directory, sizeof directory, "%s/barecore-%ld", tmp ? tmp : "/tmp", (long)getpid());
-    if (mkdir(directory, 0700) != 0 && errno != EEXIST)
-        die("mkdir(%s) failed: %s", directory, strerror(errno));
+    snprintf(directory, sizeof directory, "%s/barecore-XXXXXX", tmp ? tmp : "/tmp");
+    if (mkdtemp(directory) == NULL)
+        die("mkdtemp(%s) failed: %s", directory, strerror(errno));
+    directory_made = true;
 
     if (audio_path != NULL && (audio_file = fopen(audio_path, "wb")) == NULL)
         die("fopen(%s) failed: %s", audio_path, strerror(errno));
+
+    struct retro_game_info game = { .path = rom_path };
+    uint8_t *rom = read_whole_file(rom_path, &game.size);
+    game.data = rom;
 
     load_core(core_path);
     core.set_environment(environment);
@@ -387,9 +453,6 @@ int main(int argc, char **argv)
     core.set_input_poll(input_poll);
     core.set_input_state(input_state);
 
-    struct retro_game_info game = { .path = rom_path };
-    uint8_t *rom = read_whole_file(rom_path, &game.size);
-    game.data = rom;
     if (!core.load_game(&game))
         die("retro_load_game(%s) failed", rom_path);
     core.set_controller_port_device(0, RETRO_DEVICE_JOYPAD);
@@ -436,7 +499,7 @@ int main(int argc, char **argv)
 
     core.unload_game();
     core.deinit();
-    rmdir(directory);
+    remove_directory();
     free(rom);
     free(changes);
     return 0;

@@ -65,10 +65,18 @@ sram_check() {
 
 check nes/phosphor-test.nes nestopia_libretro.so "a b select start up down left right" 440.40
 check gb/phosphor-test.gbc gambatte_libretro.so "a b select start up down left right" 439.84
-check snes/phosphor-test.sfc bsnes_mercury_performance_libretro.so "a b select start up down left right x y l r" 0
+check snes/phosphor-test.sfc bsnes_mercury_performance_libretro.so "a b select start up down left right x y l r" 440.50
 check gba/phosphor-test.gba mgba_libretro.so "a b select start up down left right l r" 439.84
 check pce/phosphor-test.pce mednafen_pce_fast_libretro.so "a b select start up down left right" 440.40
 check ds/phosphor-test.nds desmume_libretro.so "a b select start up down left right l r" 440.05
 sram_check
+
+# The same GBC cartridge on a DMG (gambatte's hardware option): grey picture, same tone.
+echo "0 a" > "$BUILD/input"
+line=$("$BUILD/barecore" --var gambatte_gb_hwmode=GB --audio-raw "$BUILD/dmg-a.raw" \
+    "$CORES/gambatte_libretro.so" gb/phosphor-test.gbc $FRAMES "$BUILD/input" 2>/dev/null | tail -1)
+echo "gb    dmg a   $line $(python3 tone.py "$BUILD/dmg-a.raw" 32768)"
+[ "$(python3 tone.py "$BUILD/dmg-a.raw" 32768)" = "rms=2863 freq=439.84" ] || fail "gb: no 439.84 Hz tone in DMG mode"
+
 [ $failed = 0 ] && echo "all cartridges verified"
 exit $failed
