@@ -1,0 +1,82 @@
+import CCurses
+
+/// Text styles for menu drawing.
+struct TextStyle: Equatable {
+    /// xterm palette indices; -1 = the terminal's default colour.
+    var foreground: Int32 = -1
+    var background: Int32 = -1
+    var bold = false
+    var reverse = false
+    var dim = false
+    var underline = false
+
+    var attributes: Int32 {
+        (bold ? Int32(CCURSES_BOLD) : 0) | (reverse ? Int32(CCURSES_REVERSE) : 0)
+            | (dim ? Int32(CCURSES_DIM) : 0) | (underline ? Int32(CCURSES_UNDERLINE) : 0)
+    }
+}
+
+/// A rectangle of the terminal that ncurses draws (menus, lists, dialogs). Row and column are
+/// relative to the window. UI thread only.
+final class CursesWindow {
+    private let window: OpaquePointer
+    private let owned: Bool
+    private(set) var rows: Int
+    private(set) var columns: Int
+    private(set) var top: Int
+    private(set) var left: Int
+
+    /// The whole screen (stdscr).
+    static func screen(rows: Int, columns: Int) -> CursesWindow {
+        CursesWindow(window: ccurses_screen(), owned: false, rows: rows, columns: columns, top: 0, left: 0)
+    }
+
+    private init(window: OpaquePointer, owned: Bool, rows: Int, columns: Int, top: Int, left: Int) {
+        self.window = window
+        self.owned = owned
+        self.rows = rows
+        self.columns = columns
+        self.top = top
+        self.left = left
+    }
+
+    /// A new window; nil when the rectangle doesn't fit the terminal.
+    convenience init?(rows: Int, columns: Int, top: Int, left: Int) {
+        guard rows > 0, columns > 0, let window = ccurses_new_window(Int32(rows), Int32(columns), Int32(top), Int32(left)) else {
+            return nil
+        }
+        self.init(window: window, owned: true, rows: rows, columns: columns, top: top, left: left)
+    }
+
+    deinit { if owned { ccurses_delete_window(window) } }
+
+    func clear(_ style: TextStyle = TextStyle()) { ccurses_clear(window, style.foreground, style.background) }
+
+    /// Writes text clipped to the window (or to `width` cells). Returns the cells used.
+    @discardableResult
+    func put(_ text: String, row: Int, column: Int, width: Int? = nil, style: TextStyle = TextStyle()) -> Int {
+        guard row >= 0, row < rows, column >= 0, column < columns else { return 0 }
+        return Int(ccurses_put(window, Int32(row), Int32(column), text, Int32(width ?? -1),
+                               style.foreground, style.background, style.attributes))
+    }
+
+    /// Writes `text` padded with spaces to exactly `width` cells (list rows, highlight bars).
+    func putPadded(_ text: String, row: Int, column: Int, width: Int, style: TextStyle) {
+        let used = put(text, row: row, column: column, width: width, style: style)
+        if used < width {
+            put(String(repeating: " ", count: width - used), row: row, column: column + used, style: style)
+        }
+    }
+
+    func box(_ style: TextStyle) { ccurses_box(window, style.foreground, style.background) }
+
+    /// Queues the window for the next `CursesWindow.update()`.
+    func stage() { ccurses_stage(window) }
+
+    /// Makes the next update repaint this rectangle even where ncurses thinks the screen already
+    /// matches (it doesn't know about the raw-drawn game picture underneath).
+    func forceRepaint() { ccurses_repaint(window) }
+
+    static func update() { ccurses_update() }
+    static func repaintEverything() { ccurses_repaint_all() }
+}
