@@ -97,16 +97,18 @@ public final class GamepadManager {
 
     private func openPad(_ path: String) -> OpenResult {
         let descriptor: Int32
-        do {
-            descriptor = try systemCall("open(\(path))") { cevdev_open(path) }
-        } catch let error as SystemError where error.code == EACCES || error.code == EPERM {
+        let info: GamepadDeviceInfo
+        switch GamepadScanner.openDevice(at: path) {
+        case .failed(.permissionDenied):
             return .denied
-        } catch {
+        case .failed:
             return .notAGamepad
-        }
-        guard let info = try? GamepadScanner.query(descriptor: descriptor, path: path), info.isGamepad else {
-            _ = cevdev_close(descriptor)
-            return .notAGamepad
+        case .opened(let openedDescriptor, let openedInfo):
+            guard openedInfo.isGamepad else {
+                _ = cevdev_close(openedDescriptor)
+                return .notAGamepad
+            }
+            (descriptor, info) = (openedDescriptor, openedInfo)
         }
         var state = GamepadState(mapping: overrides[info.name] ?? .standard, axes: info.axes)
         state.resynchronize(pressed: currentKeys(descriptor), axisValues: [:])

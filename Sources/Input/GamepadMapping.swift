@@ -59,15 +59,7 @@ public struct GamepadMapping: Sendable, Equatable {
     /// Buttons a pad's entry names are remapped; the rest keep the standard mapping. A bad file
     /// is reported with its line and ignored (never rewritten).
     public static func overrides(fromFileText text: String) throws(KeyMapFileError) -> [String: GamepadMapping] {
-        let root: LinedJSON.Node
-        do {
-            root = try LinedJSON.parse(text)
-        } catch {
-            throw KeyMapFileError(line: error.line, message: "not valid JSON: \(error.message)")
-        }
-        guard case .object(let pads) = root.value else {
-            throw KeyMapFileError(line: root.line, message: "the file must hold one JSON object { ... }")
-        }
+        let pads = try LinedJSON.parseObject(text)
         var result: [String: GamepadMapping] = [:]
         for pad in pads {
             guard case .object(let entries) = pad.value.value else {

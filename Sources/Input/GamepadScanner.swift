@@ -75,17 +75,36 @@ public enum GamepadScanner {
 
     /// Opens, queries and closes one device.
     public static func probeDevice(at path: String) -> ProbeResult {
+        switch openDevice(at: path) {
+        case .opened(let descriptor, let info):
+            _ = cevdev_close(descriptor)
+            return .device(info)
+        case .failed(let result):
+            return result
+        }
+    }
+
+    enum OpenOutcome {
+        /// The caller owns the descriptor and must close it.
+        case opened(descriptor: Int32, info: GamepadDeviceInfo)
+        case failed(ProbeResult)
+    }
+
+    /// Opens a device (non-blocking) and reads its description.
+    static func openDevice(at path: String) -> OpenOutcome {
         let descriptor: Int32
         do {
             descriptor = try systemCall("open(\(path))") { cevdev_open(path) }
         } catch let error as SystemError where error.code == EACCES || error.code == EPERM {
-            return .permissionDenied
+            return .failed(.permissionDenied)
         } catch {
-            return .notADevice
+            return .failed(.notADevice)
         }
-        defer { _ = cevdev_close(descriptor) }
-        guard let info = try? query(descriptor: descriptor, path: path) else { return .notADevice }
-        return .device(info)
+        guard let info = try? query(descriptor: descriptor, path: path) else {
+            _ = cevdev_close(descriptor)
+            return .failed(.notADevice)
+        }
+        return .opened(descriptor: descriptor, info: info)
     }
 
     /// Name, buttons and axes of an open device; throws for something that is not an evdev device.
