@@ -76,7 +76,7 @@ public struct HoldModel: Sendable {
                 press(key, now: now)
             }
         case .press:
-            if !releaseEvents, var hold = holds[key], isHeld(key, now: now, depth: 0) {
+            if !releaseEvents, var hold = holds[key], isHeld(key, now: now, carriersToFollow: 8) {
                 // Legacy terminals send autorepeat as more presses.
                 hold.lastRepeat = now
                 hold.carriedBy = nil
@@ -89,7 +89,7 @@ public struct HoldModel: Sendable {
 
     private mutating func press(_ key: Key, now: ContinuousClock.Instant) {
         if !releaseEvents, timing.carryHeldKeys {
-            for other in holds.keys where other != key && isHeld(other, now: now, depth: 0) {
+            for other in holds.keys where other != key && isHeld(other, now: now, carriersToFollow: 8) {
                 holds[other]?.carriedBy = key
             }
         }
@@ -97,16 +97,26 @@ public struct HoldModel: Sendable {
     }
 
     public func isHeld(_ key: Key, now: ContinuousClock.Instant) -> Bool {
-        isHeld(key, now: now, depth: 0)
+        isHeld(key, now: now, carriersToFollow: 8)
     }
 
-    private func isHeld(_ key: Key, now: ContinuousClock.Instant, depth: Int) -> Bool {
-        guard let hold = holds[key], depth < 8 else { return false }
+    /// Held by its own press or autorepeat, not only carried by a newer key: a legacy press of
+    /// such a key is autorepeat; any other press is a new one.
+    public func isHeldOnItsOwn(_ key: Key, now: ContinuousClock.Instant) -> Bool {
+        isHeld(key, now: now, carriersToFollow: 0)
+    }
+
+    /// `carriersToFollow` bounds the chain of carrying keys (chains are short; the bound makes
+    /// termination obvious).
+    private func isHeld(_ key: Key, now: ContinuousClock.Instant, carriersToFollow: Int) -> Bool {
+        guard let hold = holds[key] else { return false }
         if let releasesAt = hold.releasesAt { return now < releasesAt }
         if releaseEvents { return true }
         let expiry = hold.lastRepeat.map { $0 + timing.repeatGap } ?? hold.pressedAt + timing.initialDelay
         if now < expiry { return true }
-        if let carrier = hold.carriedBy { return isHeld(carrier, now: now, depth: depth + 1) }
+        if let carrier = hold.carriedBy, carriersToFollow > 0 {
+            return isHeld(carrier, now: now, carriersToFollow: carriersToFollow - 1)
+        }
         return false
     }
 
