@@ -66,8 +66,14 @@ final class KeyDecoderTests: XCTestCase {
             press(.rightShift, .shift), release(.rightShift), press(.up), release(.up),
             press(.enter), release(.enter), press(.function(5)), release(.function(5)),
             press(.character("z"), [.shift, .control]), press(.escape), release(.leftShift, .shift),
-            press(.character("a"), .shift), press(.keypad("0")), press(.function(3)), release(.backspace),
+            .key(KeyEvent(.character("a"), modifiers: .shift, shiftedCharacter: "A")), press(.keypad("0")),
+            press(.function(3)), release(.backspace),
         ])
+        // Text with Shift: from the alternate when reported (flag 4), else upper-case letters only.
+        let texts = decode("\u{1B}[49:33;2u\u{1B}[97;2u\u{1B}[97;5u\u{1B}[97;1:3u").map { event -> String? in
+            if case .key(let key) = event { return key.text } else { return "not a key" }
+        }
+        XCTAssertEqual(texts, ["!", "A", nil, nil])
     }
 
     func testKittyUnknownFunctionalKeysAreSkipped() {
