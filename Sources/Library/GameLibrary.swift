@@ -186,6 +186,7 @@ public final class GameLibrary {
         }
         let knownByPath = Dictionary(known.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
 
+        var batchSize = 0
         for (index, item) in candidates.enumerated() {
             let candidate = item.candidate
             progress(ScanProgress(filesSeen: index, totalGuess: candidates.count,
@@ -197,10 +198,22 @@ public final class GameLibrary {
             report.filesRead.append(candidate.path)
             let result = scanner.read(candidate)
             report.problems += result.problems
-            try database.transaction {
+            // Writes are batched (one transaction per 64 files read): a commit per file would
+            // dominate the scan, one for the whole scan would lock the UI out of writing for its length.
+            if batchSize == 0 { try database.run("BEGIN IMMEDIATE") }
+            do {
                 try store(result.roms, problems: result.problems, for: candidate, folderID: item.folderID, report: &report)
+            } catch {
+                try? database.run("ROLLBACK")
+                throw error
+            }
+            batchSize += 1
+            if batchSize == 64 {
+                try database.run("COMMIT")
+                batchSize = 0
             }
         }
+        if batchSize > 0 { try database.run("COMMIT") }
         progress(ScanProgress(filesSeen: candidates.count, totalGuess: candidates.count, currentFile: ""))
 
         // Files that are gone from folders we could scan.

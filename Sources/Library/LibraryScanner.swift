@@ -200,10 +200,13 @@ struct RomDigest {
                 crc.update(chunk)
                 continue
             }
-            head.append(contentsOf: chunk)
+            // Keep only what the inspector needs (or everything when the size is unknown).
+            let kept = declaredSize == nil ? count : min(count, RomInspector.headerBytesNeeded - head.count)
+            head.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<kept]))
             if let declaredSize, head.count >= RomInspector.headerBytesNeeded {
                 let inspected = try RomInspector.inspect(fileName: fileName, bytes: head, fileSize: declaredSize)
-                crc.update(head.dropFirst(inspected.copierHeaderSize))
+                head.withUnsafeBytes { crc.update(UnsafeRawBufferPointer(rebasing: $0[min(inspected.copierHeaderSize, $0.count)...])) }
+                crc.update(UnsafeRawBufferPointer(rebasing: chunk[kept...]))
                 info = inspected
                 head = []
             }
