@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a ROM file is: its system, the title its header carries (if any), and how many leading
 /// bytes are a copier header rather than ROM data (so checksums match headerless dumps).
 public struct RomInfo: Sendable, Equatable {
@@ -73,6 +75,27 @@ public enum RomInspector {
         }
         if let sniffed = sniff(view) { return sniffed }
         throw RomInspectionError.unknownSystem(file: fileName)
+    }
+
+    /// Inspects a file on disk, reading only its first `headerBytesNeeded` bytes.
+    /// Read failures are thrown as `SystemError` naming the file.
+    public static func inspect(file: URL) throws -> RomInfo {
+        let descriptor = try openFile(file.path, flags: O_RDONLY)
+        defer { close(descriptor) }   // read-only: nothing to lose if close fails; never retried (Linux)
+        var status = stat()
+        try systemCall("fstat(\(file.lastPathComponent))") { fstat(descriptor, &status) }
+        var head = [UInt8](repeating: 0, count: headerBytesNeeded)
+        var filled = 0
+        while filled < head.count {
+            let count = try head.withUnsafeMutableBytes { buffer in
+                try systemCall("read(\(file.lastPathComponent))") {
+                    read(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
+                }
+            }
+            if count == 0 { break }
+            filled += count
+        }
+        return try inspect(fileName: file.lastPathComponent, bytes: head.prefix(filled), fileSize: Int(status.st_size))
     }
 
     // MARK: - Untrusted text

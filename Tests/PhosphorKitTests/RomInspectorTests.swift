@@ -241,6 +241,22 @@ final class RomInspectorTests: XCTestCase {
         XCTAssertEqual(RomInspector.sanitizedDisplayText("Pokémon – ポケモン"), "Pokémon – ポケモン")
     }
 
+    func testInspectFileReadsTheHeaderFromDisk() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rominspector-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let snes = folder.appendingPathComponent("Hi.smc")
+        try Data(SyntheticRom.snes(title: "HIROM ON DISK", hiROM: true, copier: true)).write(to: snes)
+        XCTAssertEqual(try RomInspector.inspect(file: snes),
+                       RomInfo(system: .snes, title: "HIROM ON DISK", copierHeaderSize: 512))
+        let empty = folder.appendingPathComponent("empty.gba")
+        try Data().write(to: empty)
+        XCTAssertThrowsError(try RomInspector.inspect(file: empty)) { XCTAssertEqual("\($0)", "empty.gba: empty file") }
+        XCTAssertThrowsError(try RomInspector.inspect(file: folder.appendingPathComponent("missing.nes"))) { error in
+            XCTAssertTrue("\(error)".contains("missing.nes"), "\(error)")
+        }
+    }
+
     func testFuzzedInputsNeverCrash() {
         var generator = SeededGenerator(seed: 0x5EED)
         let names = ["a.nes", "a.gb", "a.gbc", "a.gba", "a.nds", "a.sfc", "a.smc", "a.md", "a.smd", "a.pce",
