@@ -307,6 +307,33 @@ final class GameLibraryTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: databaseURL), before)
     }
 
+    func testDatabaseFileIsInWALModeWithTheSchemaVersion() throws {
+        var library: GameLibrary? = try openLibrary()
+        try library?.addFolder(folder.url)
+        let databaseURL = try XCTUnwrap(library?.url)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: databaseURL.path + "-wal"))
+        library = nil   // closing the last connection checkpoints the WAL into the main file
+        XCTAssertFalse(FileManager.default.fileExists(atPath: databaseURL.path + "-wal"))
+        let header = Array(try Data(contentsOf: databaseURL).prefix(100))
+        XCTAssertEqual(Array(header[0..<16]), Array("SQLite format 3\0".utf8))
+        XCTAssertEqual(header[18], 2, "file format write version 2 means WAL")
+        XCTAssertEqual(header[19], 2, "file format read version 2 means WAL")
+        XCTAssertEqual(Array(header[60..<64]), [0, 0, 0, UInt8(GameLibrary.schemaVersion)], "PRAGMA user_version")
+    }
+
+    func testHostileFileNamesBecomeSafeTitlesAndProblems() throws {
+        try folder.write("roms/evil\u{1B}[2J\u{202E}.nes", TestRom.nes())
+        try folder.write("roms/worse\u{1B}]0;x\u{07}.nes", [9, 9, 9])
+        let library = try openLibrary()
+        try library.addFolder(roms)
+        let report = try library.scan()
+        XCTAssertEqual(try library.games().map(\.title), ["evil\u{FFFD}[2J\u{FFFD}"])
+        XCTAssertEqual(report.problems.count, 1)
+        for text in report.problems.map(\.message) + [try library.games()[0].title] {
+            XCTAssertFalse(text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x202E }, text)
+        }
+    }
+
     func testSQLiteErrorsNameTheFunctionAndMessage() throws {
         let database = try SQLiteDatabase(path: folder.url.appendingPathComponent("x.sqlite").path)
         XCTAssertThrowsError(try database.run("SELEC nonsense")) { error in
