@@ -160,8 +160,9 @@ public final class GameLibrary {
 
     /// Scans every folder. Incremental: a file whose size and mtime are unchanged is not read;
     /// files that vanished lose their rows; a changed file is re-read and its games updated in
-    /// place (play statistics kept). A folder that is missing (an unplugged drive) is reported
-    /// and its games are kept. `progress` is called on the calling thread after each file.
+    /// place (play statistics kept). A folder that is missing (an unplugged drive) or has an
+    /// unreadable subfolder is reported and keeps all its games. `progress` is called on the
+    /// calling thread before each file (`filesSeen` of `totalGuess`) and once at the end.
     @discardableResult
     public func scan(progress: (ScanProgress) -> Void = { _ in }) throws -> ScanReport {
         var report = ScanReport()
@@ -175,8 +176,11 @@ public final class GameLibrary {
                                                    message: "\(RomInspector.sanitizedDisplayText(folder.url.path)): folder not found; its games are kept"))
                 continue
             }
-            scannedFolderIDs.append(folder.id)
-            for candidate in scanner.candidates(in: folder.url) where seenPaths.insert(candidate.path).inserted {
+            let walk = scanner.candidates(in: folder.url)
+            report.problems += walk.problems
+            // Only a folder walked without errors may lose rows: an unreadable subfolder keeps its games.
+            if walk.problems.isEmpty { scannedFolderIDs.append(folder.id) }
+            for candidate in walk.files where seenPaths.insert(candidate.path).inserted {
                 candidates.append((folder.id, candidate))
             }
         }

@@ -78,10 +78,18 @@ public struct LibraryScanner: Sendable {
     /// Walks a folder recursively (hidden files and folders skipped; symbolic links to files are
     /// followed, links to folders are not, so link loops cannot trap the scan) and returns the
     /// candidate files, sorted by path.
-    public func candidates(in folder: URL) -> [ScanCandidate] {
+    public func candidates(in folder: URL) -> (files: [ScanCandidate], problems: [ScanProblem]) {
         let keys: [URLResourceKey] = [.isRegularFileKey, .isSymbolicLinkKey, .fileSizeKey, .contentModificationDateKey]
-        guard let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: keys,
-                                                              options: [.skipsHiddenFiles]) else { return [] }
+        let unreadable = UnreadableFolders()
+        guard let enumerator = FileManager.default.enumerator(
+            at: folder, includingPropertiesForKeys: keys, options: [.skipsHiddenFiles],
+            errorHandler: { url, error in
+                unreadable.problems.append(ScanProblem(
+                    path: url.path,
+                    message: "\(RomInspector.sanitizedDisplayText(url.path)): cannot read folder "
+                        + "(\(RomInspector.sanitizedDisplayText(error.localizedDescription)))"))
+                return true
+            }) else { return ([], []) }
         var found: [ScanCandidate] = []
         for case let url as URL in enumerator {
             guard LibraryScanner.isCandidate(fileName: url.lastPathComponent),
@@ -97,7 +105,7 @@ public struct LibraryScanner: Sendable {
                                            modified: (target[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0))
             }
         }
-        return found.sorted { $0.path < $1.path }
+        return (found.sorted { $0.path < $1.path }, unreadable.problems)
     }
 
     /// Reads one candidate: a plain ROM gives at most one result, an archive one per ROM entry.
@@ -172,6 +180,11 @@ public struct LibraryScanner: Sendable {
             return ScanProblem(path: path, message: "\(RomInspector.sanitizedDisplayText(path)): \(RomInspector.sanitizedDisplayText(text))")
         }
     }
+}
+
+/// Collects folder-walk errors from FileManager's error handler (called on the walking thread).
+private final class UnreadableFolders {
+    var problems: [ScanProblem] = []
 }
 
 /// Header inspection plus CRC-32 over one stream of bytes, read once.

@@ -185,7 +185,9 @@ public enum RomInspector {
                 return view.hasPrefix("UNIF") ? .success(RomInfo(system: .nes, title: nil)) : bad("no UNIF header")
             }
             guard view.fileSize >= 16 else { return tooSmall(16) }
-            return view.hasPrefix("NES\u{1A}") ? .success(RomInfo(system: .nes, title: nil)) : bad("no iNES header")
+            guard view.hasPrefix("NES\u{1A}") else { return bad("no iNES header") }
+            if let needed = view.nesDeclaredMinimumSize, view.fileSize < needed { return tooSmall(needed) }
+            return .success(RomInfo(system: .nes, title: nil))
         case .gb, .gbc:
             guard view.fileSize >= 0x150, view.count >= 0x150 else { return tooSmall(0x150) }
             guard view.hasGameBoyLogo || view.gameBoyHeaderChecksumMatches else {
@@ -256,6 +258,19 @@ struct HeaderView {
     func matches(_ ascii: String, at offset: Int) -> Bool {
         let expected = Array(ascii.utf8)
         return offset + expected.count <= bytes.count && Array(slice(offset, expected.count)) == expected
+    }
+
+    // MARK: NES
+
+    /// Header + trainer + PRG ROM as the iNES / NES 2.0 header declares them (CHR may be RAM, so
+    /// it is not counted). Nil when NES 2.0 uses its exponent notation for the PRG size.
+    var nesDeclaredMinimumSize: Int? {
+        let isNES2 = self[7] & 0x0C == 0x08
+        let highNibble = isNES2 ? Int(self[9] & 0x0F) : 0
+        if highNibble == 0x0F { return nil }
+        let prgBanks = Int(self[4]) | highNibble << 8
+        let trainer = self[6] & 0x04 != 0 ? 512 : 0
+        return 16 + trainer + prgBanks * 16384
     }
 
     // MARK: Game Boy

@@ -100,6 +100,23 @@ final class RomInspectorTests: XCTestCase {
         XCTAssertEqual(try inspect("game", SyntheticRom.nes()).system, .nes)
     }
 
+    func testTruncatedNESIsTooSmallForWhatItsHeaderDeclares() throws {
+        let rom = SyntheticRom.nes(prgBanks: 2)
+        XCTAssertEqual(inspectionError("cut.nes", Array(rom.prefix(20000))),
+                       "cut.nes: too small for an NES ROM (20000 bytes, needs at least 32784)")
+        var withTrainer = rom
+        withTrainer[6] = 0x04
+        XCTAssertEqual(inspectionError("t.nes", withTrainer.prefix(32784) + []),
+                       "t.nes: too small for an NES ROM (32784 bytes, needs at least 33296)")
+        var nes2 = rom
+        nes2[7] = 0x08
+        nes2[9] = 0x01   // PRG banks: 0x102
+        XCTAssertEqual(inspectionError("n2.nes", nes2),
+                       "n2.nes: too small for an NES ROM (\(rom.count) bytes, needs at least \(16 + 0x102 * 16384))")
+        nes2[9] = 0x0F   // exponent notation: size not checked
+        XCTAssertEqual(try inspect("n2.nes", nes2).system, .nes)
+    }
+
     func testGameBoyColourFlagWinsOverExtension() throws {
         let colour = SyntheticRom.gameBoy(title: "POKEMON CRYSTAL", cgbFlag: 0x80)
         XCTAssertEqual(try inspect("crystal.gb", colour), RomInfo(system: .gbc, title: "POKEMON CRYSTAL"))
