@@ -202,6 +202,8 @@ public final class GameLibrary {
             report.filesRead.append(candidate.path)
             let result = scanner.read(candidate)
             report.problems += result.problems
+            // A known file that failed to read keeps its games and old stamp (retried next scan).
+            if result.couldNotRead && knownByPath[candidate.path] != nil { continue }
             // Writes are batched (one transaction per 64 files read): a commit per file would
             // dominate the scan, one for the whole scan would lock the UI out of writing for its length.
             if batchSize == 0 { try database.run("BEGIN IMMEDIATE") }

@@ -36,6 +36,16 @@ public struct ScanProblem: Sendable, Equatable, CustomStringConvertible {
     public var description: String { message }
 }
 
+/// What reading one file gave.
+public struct FileScanResult: Sendable, Equatable {
+    public let roms: [ScannedRom]
+    public let problems: [ScanProblem]
+    /// The file (or archive) could not be read to the end: an I/O error or a damaged archive,
+    /// as opposed to a clear verdict such as "not an NES ROM". A library keeps the old games of
+    /// such a file rather than dropping them.
+    public let couldNotRead: Bool
+}
+
 /// Progress for a progress bar: `filesSeen` of about `totalGuess` files; `currentFile` is sanitized.
 public struct ScanProgress: Sendable, Equatable {
     public let filesSeen: Int
@@ -110,7 +120,7 @@ public struct LibraryScanner: Sendable {
 
     /// Reads one candidate: a plain ROM gives at most one result, an archive one per ROM entry.
     /// Never throws: every failure becomes a problem naming the file (and entry).
-    public func read(_ candidate: ScanCandidate) -> (roms: [ScannedRom], problems: [ScanProblem]) {
+    public func read(_ candidate: ScanCandidate) -> FileScanResult {
         let url = URL(fileURLWithPath: candidate.path)
         if ArchiveReader.archiveExtensions.contains(url.pathExtension.lowercased()) {
             return readArchive(url)
@@ -123,17 +133,21 @@ public struct LibraryScanner: Sendable {
                 data.copyBytes(to: buffer)
                 return data.count
             }
-            return ([ScannedRom(system: digest.info.system,
-                                title: digest.info.title ?? LibraryScanner.title(fromFileName: url.lastPathComponent),
-                                path: candidate.path, archiveEntry: nil, size: digest.size, crc32: digest.crc32)], [])
+            return FileScanResult(roms: [ScannedRom(system: digest.info.system,
+                                                    title: digest.info.title ?? LibraryScanner.title(fromFileName: url.lastPathComponent),
+                                                    path: candidate.path, archiveEntry: nil, size: digest.size,
+                                                    crc32: digest.crc32)],
+                                  problems: [], couldNotRead: false)
         } catch {
-            return ([], [problem(candidate.path, error)])
+            return FileScanResult(roms: [], problems: [problem(candidate.path, error)],
+                                  couldNotRead: !(error is RomInspectionError))
         }
     }
 
-    private func readArchive(_ url: URL) -> (roms: [ScannedRom], problems: [ScanProblem]) {
+    private func readArchive(_ url: URL) -> FileScanResult {
         var roms: [ScannedRom] = []
         var problems: [ScanProblem] = []
+        var couldNotRead = false
         do {
             let session = try ArchiveSession(url: url)
             while let found = try session.nextEntry() {
@@ -159,9 +173,12 @@ public struct LibraryScanner: Sendable {
                 }
             }
         } catch {
+            // The archive itself failed (unreadable, damaged, not an archive): what was listed
+            // before this point is incomplete.
             problems.append(problem(url.path, error))
+            couldNotRead = true
         }
-        return (roms, problems)
+        return FileScanResult(roms: roms, problems: problems, couldNotRead: couldNotRead)
     }
 
     private func problem(_ path: String, _ error: Error) -> ScanProblem {

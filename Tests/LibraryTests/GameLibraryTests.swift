@@ -180,6 +180,32 @@ final class GameLibraryTests: XCTestCase {
         XCTAssertEqual(try library.games().map(\.title), ["LINKED"])
     }
 
+    func testArchiveThatBecomesUnreadableKeepsItsGames() throws {
+        try folder.write("staging/a.nes", TestRom.nes())
+        try FileManager.default.createDirectory(at: roms, withIntermediateDirectories: true)
+        try runTool(["zip", "-q", "../roms/pack.zip", "a.nes"], in: folder.url.appendingPathComponent("staging"))
+        let library = try openLibrary()
+        try library.addFolder(roms)
+        try library.scan()
+        let game = try XCTUnwrap(try library.games().first)
+        try library.recordPlayStart(gameID: game.id)
+        // Damage the archive (a half-copied file, say): its game and statistics stay.
+        let pack = roms.appendingPathComponent("pack.zip")
+        try Data(Array("PK broken".utf8)).write(to: pack)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 60)], ofItemAtPath: pack.path)
+        let report = try library.scan()
+        XCTAssertEqual(report.problems.count, 1)
+        XCTAssertEqual(try library.game(id: game.id)?.playCount, 1)
+        // It is retried at the next scan, and dropped only once it reads as an archive without that ROM.
+        XCTAssertEqual(try library.scan().filesRead, [pack.path])
+        try FileManager.default.removeItem(at: pack)
+        try writeStoredZip([("other.nes", TestRom.nes(filler: 5))], to: pack)
+        let fixed = try library.scan()
+        XCTAssertEqual(fixed.gamesRemoved, 1)
+        XCTAssertEqual(fixed.gamesAdded, 1)
+        XCTAssertEqual(try library.games().map(\.fileName), ["other.nes"])
+    }
+
     func testMissingFolderKeepsItsGamesAndRemovedFolderDropsThem() throws {
         try folder.write("roms/a.nes", TestRom.nes())
         let library = try openLibrary()
