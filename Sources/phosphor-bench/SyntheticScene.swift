@@ -42,8 +42,8 @@ enum SyntheticScene {
         let cx = (x + hillScroll * 2) % 128
         if y >= 40 && y < 56 && cx >= 20 && cx < 60 && (cx - 20 + 4) / 4 % 5 != 0 { return 0xF0F0F8 }
         // Sky: horizontal colour bands, as a palette gradient would give.
-        let band = (y - 16) / 10
-        return UInt32(0x4080F8 &+ band * 0x040402) & 0xFF_FFFF
+        let band = UInt32((y - 16) / 10)
+        return (0x40 + band * 6) << 16 | (0x80 + band * 5) << 8 | (0xF8 - band * 2)
     }
 
     /// A cheap periodic wave in -1…1 (a triangle wave; no Foundation needed).

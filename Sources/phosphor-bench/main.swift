@@ -9,6 +9,8 @@ import Render
 //                         [--chafa RESULTS.tsv] DIR...
 //       renders every frame directory at every canvas size and prints a Markdown table;
 //       with --chafa, chafa_bench's results (same directories) go in the columns beside ours.
+//   phosphor-bench show [--color M] [--size COLSxROWS] [--fps N] DIR
+//       plays a frame directory on this terminal (for looking at the output by eye).
 
 struct UsageError: Error, CustomStringConvertible {
     var description: String
@@ -94,6 +96,44 @@ func runRender(_ arguments: [String]) throws {
     }
 }
 
+func runShow(_ arguments: [String]) throws {
+    var colorMode = ColorMode.detect(environment: ProcessInfo.processInfo.environment)
+    var columns = 80, rows = 24, fps = 30.0
+    var directory: String?
+    var iterator = arguments.makeIterator()
+    while let argument = iterator.next() {
+        switch argument {
+        case "--color":
+            colorMode = try ColorMode(argument: iterator.next() ?? "")
+        case "--size":
+            let parts = (iterator.next() ?? "").split(separator: "x").compactMap { Int($0) }
+            guard parts.count == 2 else { throw UsageError(description: "--size needs COLSxROWS") }
+            (columns, rows) = (parts[0], parts[1])
+        case "--fps":
+            fps = Double(iterator.next() ?? "") ?? fps
+        default:
+            directory = argument
+        }
+    }
+    guard let directory else { throw UsageError(description: "show needs a frame directory") }
+    let frames = try RawFrameFile.loadDirectory(URL(fileURLWithPath: directory))
+    let renderer = FrameRenderer(colorMode: colorMode, synchronizedOutput: true)
+    var output: [UInt8] = Array("\u{1B}[?25l\u{1B}[2J".utf8)
+    for frame in frames {
+        renderer.beginFrame(columns: columns, rows: rows)
+        try frame.pixels.withUnsafeBytes { raw in
+            let source = try FrameSource(bytes: raw, width: frame.width, height: frame.height, pitch: frame.width * 4, format: .xrgb8888)
+            renderer.draw(source, from: source.bounds, into: CellRect(column: 0, row: 0, columns: columns, rows: rows - 1))
+        }
+        renderer.put(text: " phosphor-bench show \(colorMode.rawValue) ", column: 0, row: rows - 1, foreground: .white, background: RGBColor(rawValue: 0x303030))
+        renderer.encodeChanges(into: &output)
+        FileHandle.standardOutput.write(Data(output))
+        output.removeAll(keepingCapacity: true)
+        usleep(UInt32(1_000_000 / fps))
+    }
+    FileHandle.standardOutput.write(Data("\u{1B}[0m\u{1B}[?25h\u{1B}[\(rows);1H\n".utf8))
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     switch arguments.first {
@@ -105,6 +145,8 @@ do {
         try writeScene(to: arguments[1], frames: frames, still: still)
     case "render"?:
         try runRender(Array(arguments.dropFirst()))
+    case "show"?:
+        try runShow(Array(arguments.dropFirst()))
     default:
         throw UsageError(description: "usage: phosphor-bench make-scroll DIR [N] | make-static DIR [N] | render [--color M] [--passes N] [--sizes WxH,…] [--chafa TSV] DIR…")
     }
