@@ -9,6 +9,8 @@
 # Markdown table on stdout. Environment: SWIFT (default swift), SCRATCH (swift --scratch-path),
 # SIZES (default 128x60,256x120), PASSES (Phosphor, default 5), CHAFA_PASSES (default 1).
 set -euo pipefail
+extra_dirs=()
+for dir in "$@"; do extra_dirs+=("$(cd "$dir" && pwd)"); done
 cd "$(dirname "$0")/../.."
 
 SWIFT=${SWIFT:-swift}
@@ -33,7 +35,7 @@ cc -O2 -Wall -o "$work/chafa_bench" Bench/render/chafa_bench.c $(pkg-config --cf
 
 "$bench" make-scroll "$work/scroll"
 "$bench" make-static "$work/static"
-dirs=("$work/scroll" "$work/static" "$@")
+dirs=("$work/scroll" "$work/static" ${extra_dirs[@]+"${extra_dirs[@]}"})
 
 "$work/chafa_bench" --passes "$CHAFA_PASSES" --sizes "$SIZES" "${dirs[@]}" > "$work/chafa.tsv"
 "$bench" render --passes "$PASSES" --sizes "$SIZES" --chafa "$work/chafa.tsv" "${dirs[@]}"
