@@ -53,21 +53,19 @@ public final class Downsampler {
         let row = rowBuffer.pointer(capacity: source.width)
         let columns = canvas.columns
         let bytesPerPixel = frame.format.bytesPerPixel
-        do {
-            canvas.cells.withUnsafeMutableBufferPointer { cells in
-                for sourceY in 0..<source.height {
-                    frame.format.decodeRow(frame.bytes, offset: (source.y + sourceY) * frame.pitch + source.x * bytesPerPixel,
-                                           count: source.width, into: row)
-                    for repeatY in 0..<scale {
-                        let y = picture.y + sourceY * scale + repeatY
-                        var index = (y >> 1) * columns + picture.x
-                        let isTop = y & 1 == 0
-                        for sourceX in 0..<source.width {
-                            let color = RGBColor(rawValue: row[sourceX])
-                            for _ in 0..<scale {
-                                Downsampler.store(color, isTop: isTop, in: &cells[index])
-                                index &+= 1
-                            }
+        canvas.cells.withUnsafeMutableBufferPointer { cells in
+            for sourceY in 0..<source.height {
+                frame.format.decodeRow(frame.bytes, offset: (source.y + sourceY) * frame.pitch + source.x * bytesPerPixel,
+                                       count: source.width, into: row)
+                for repeatY in 0..<scale {
+                    let y = picture.y + sourceY * scale + repeatY
+                    var index = (y >> 1) * columns + picture.x
+                    let isTop = y & 1 == 0
+                    for sourceX in 0..<source.width {
+                        let color = RGBColor(rawValue: row[sourceX])
+                        for _ in 0..<scale {
+                            Downsampler.store(color, isTop: isTop, in: &cells[index])
+                            index &+= 1
                         }
                     }
                 }
@@ -99,38 +97,36 @@ public final class Downsampler {
 
         // Horizontal pass: per source row, weighted sums of the source pixels under each output column.
         let identityColumns = horizontal.isIdentity
-        do {
-            horizontal.withTaps { starts, sources, weights in
-                for sourceY in 0..<source.height {
-                    frame.format.decodeRow(frame.bytes, offset: (source.y + sourceY) * frame.pitch + source.x * bytesPerPixel,
-                                           count: source.width, into: row)
-                    let base = sourceY &* outputWidth
-                    let r = redPlane + base, g = greenPlane + base, b = bluePlane + base
-                    if identityColumns {
-                        for x in 0..<outputWidth {
-                            let pixel = row[x]
-                            r[x] = ((pixel >> 16) & 0xFF) << AxisWeights.shift
-                            g[x] = ((pixel >> 8) & 0xFF) << AxisWeights.shift
-                            b[x] = (pixel & 0xFF) << AxisWeights.shift
-                        }
-                        continue
-                    }
+        horizontal.withTaps { starts, sources, weights in
+            for sourceY in 0..<source.height {
+                frame.format.decodeRow(frame.bytes, offset: (source.y + sourceY) * frame.pitch + source.x * bytesPerPixel,
+                                       count: source.width, into: row)
+                let base = sourceY &* outputWidth
+                let r = redPlane + base, g = greenPlane + base, b = bluePlane + base
+                if identityColumns {
                     for x in 0..<outputWidth {
-                        var sumR: UInt32 = 0, sumG: UInt32 = 0, sumB: UInt32 = 0
-                        var tap = Int(starts[x])
-                        let end = Int(starts[x &+ 1])
-                        while tap < end {
-                            let pixel = row[Int(sources[tap])]
-                            let weight = UInt32(bitPattern: weights[tap])
-                            sumR &+= ((pixel >> 16) & 0xFF) &* weight
-                            sumG &+= ((pixel >> 8) & 0xFF) &* weight
-                            sumB &+= (pixel & 0xFF) &* weight
-                            tap &+= 1
-                        }
-                        r[x] = sumR
-                        g[x] = sumG
-                        b[x] = sumB
+                        let pixel = row[x]
+                        r[x] = ((pixel >> 16) & 0xFF) << AxisWeights.shift
+                        g[x] = ((pixel >> 8) & 0xFF) << AxisWeights.shift
+                        b[x] = (pixel & 0xFF) << AxisWeights.shift
                     }
+                    continue
+                }
+                for x in 0..<outputWidth {
+                    var sumR: UInt32 = 0, sumG: UInt32 = 0, sumB: UInt32 = 0
+                    var tap = Int(starts[x])
+                    let end = Int(starts[x &+ 1])
+                    while tap < end {
+                        let pixel = row[Int(sources[tap])]
+                        let weight = UInt32(bitPattern: weights[tap])
+                        sumR &+= ((pixel >> 16) & 0xFF) &* weight
+                        sumG &+= ((pixel >> 8) & 0xFF) &* weight
+                        sumB &+= (pixel & 0xFF) &* weight
+                        tap &+= 1
+                    }
+                    r[x] = sumR
+                    g[x] = sumG
+                    b[x] = sumB
                 }
             }
         }
