@@ -132,6 +132,20 @@ final class DownsamplerTests: XCTestCase {
         XCTAssertNil(small.integerScale)
     }
 
+    func testUnusableAspectRatiosFallBackOrClamp() {
+        let target = CellRect(column: 0, row: 0, columns: 40, rows: 10)
+        let square = PictureLayout.fit(sourceWidth: 20, sourceHeight: 20, into: target, options: ScalingOptions())
+        for bad in [0.0, -1.0, .nan, .infinity] {
+            XCTAssertEqual(PictureLayout.fit(sourceWidth: 20, sourceHeight: 20, into: target, options: ScalingOptions(aspectRatio: bad)), square, "\(bad)")
+        }
+        let thin = PictureLayout.fit(sourceWidth: 20, sourceHeight: 20, into: target, options: ScalingOptions(aspectRatio: 1e-300))
+        XCTAssertEqual(thin.picture.height, 20)
+        XCTAssertEqual(thin.picture.width, 1)
+        let wide = PictureLayout.fit(sourceWidth: 20, sourceHeight: 20, into: target, options: ScalingOptions(aspectRatio: 1e300))
+        XCTAssertEqual(wide.picture.width, 40)
+        XCTAssertEqual(wide.picture.height, 1)
+    }
+
     func testTwoPlacementsOfOneFrameComposeSideBySide() throws {
         // A DS-shaped frame: top half red, bottom half blue, drawn as two screens side by side.
         let width = 8, height = 12
