@@ -40,6 +40,8 @@ let package = Package(
             "PhosphorKit", "Render", "Emulation", "Audio", "Input", "Library", "CCurses",
         ]),
         .executableTarget(name: "phosphor", dependencies: ["Shell"]),
+        // Benchmarks (`make bench`): Render against chafa; depends on Render only.
+        .executableTarget(name: "phosphor-bench", dependencies: ["Render"]),
 
         // MARK: Tests.
         .testTarget(name: "PhosphorKitTests", dependencies: ["PhosphorKit"]),
