@@ -40,6 +40,8 @@ let package = Package(
             "PhosphorKit", "Render", "Emulation", "Audio", "Input", "Library", "CCurses",
         ]),
         .executableTarget(name: "phosphor", dependencies: ["Shell"]),
+        .executableTarget(name: "AudioBench", dependencies: ["Audio", "PhosphorKit"], path: "Bench/audio",
+                          exclude: ["run.sh"]),
 
         // MARK: Tests.
         .testTarget(name: "PhosphorKitTests", dependencies: ["PhosphorKit"]),

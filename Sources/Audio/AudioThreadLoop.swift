@@ -19,6 +19,9 @@ final class AudioThreadLoop: @unchecked Sendable {
     private static let idleAfter = 0.25
     /// When the device last ran dry, while it is still waiting for samples.
     private var drySince: Double?
+    /// True until the ring holds half its high-water mark: at the start, after running dry and
+    /// after fast-forward.
+    private var priming = true
     private var input: [Int16]
     private var output: [Int16] = []
 
@@ -55,6 +58,7 @@ final class AudioThreadLoop: @unchecked Sendable {
                     // Back to 1x: what fast-forward left in the ring would only add latency.
                     ring.discardAll()
                     resetResampler()
+                    priming = true
                 }
                 lastSpeed = speed
             }
@@ -104,6 +108,12 @@ final class AudioThreadLoop: @unchecked Sendable {
             output.append(contentsOf: repeatElement(0, count: wanted * 2))
         } else {
             guard wanted > 0 else { return }
+            if priming {
+                // Start (or restart after running dry) only with a small reserve in the ring, so
+                // one late core frame does not starve the device straight away.
+                guard ring.count >= AudioOutput.ringHighWater(sourceRate: sourceRate) / 2 else { return }
+                priming = false
+            }
             let available = min(ring.count / 2, input.count / 2)
             let plan = controller.plan(forFill: fill, nominalRatio: resampler.ratio / speed,
                                        availableInputFrames: available)
@@ -160,6 +170,7 @@ final class AudioThreadLoop: @unchecked Sendable {
 
     /// The device ran dry: remember when, and decide once samples flow again.
     private func noteRanDry(at now: Double) {
+        priming = true
         if drySince == nil { drySince = now }
     }
 
