@@ -89,8 +89,9 @@ public final class AudioOutput: Sendable {
     /// The core's current sample rate.
     public var sourceRate: Double { Double(bitPattern: controls.sourceRate.load(ordering: .relaxed)) }
 
-    /// 1 = normal; above 1 = fast-forward (muted or sped up, see `fastForwardAudio`).
-    /// Returning to 1 flushes the ring and the resampler.
+    /// 1 = normal; above 1 = fast-forward (muted or sped up, see `fastForwardAudio`; sped-up sound
+    /// tops out at 8x). Values below 1 are taken as 1. Returning to 1 flushes the ring and the
+    /// resampler. Any thread; the audio thread picks it up within one tick (≤ 10 ms).
     public func setSpeed(_ speed: Double) {
         let clamped = speed.isFinite ? max(1, speed) : 1
         controls.speed.store(clamped.bitPattern, ordering: .relaxed)

@@ -17,6 +17,9 @@ final class AudioThreadLoop: @unchecked Sendable {
     /// A dry spell that ends with new samples within this time is an underrun; a longer one is the
     /// core pausing (menu, breakpoint, end of a test) and is not counted.
     private static let idleAfter = 0.25
+    /// Sped-up fast-forward plays the sound at most this fast (libsamplerate allows 1:256, and beyond
+    /// 8x it is noise anyway); what the core makes beyond that is dropped by the full ring.
+    private static let fastestSpedUpSound = 8.0
     /// When the device last ran dry, while it is still waiting for samples.
     private var drySince: Double?
     /// True until the ring holds half its high-water mark: at the start, after running dry and
@@ -111,11 +114,13 @@ final class AudioThreadLoop: @unchecked Sendable {
             if priming {
                 // Start (or restart after running dry) only with a small reserve in the ring, so
                 // one late core frame does not starve the device straight away.
-                guard ring.count >= AudioOutput.ringHighWater(sourceRate: sourceRate) / 2 else { return }
+                let reserve = min(AudioOutput.ringHighWater(sourceRate: sourceRate) / 2, ring.capacity / 2)
+                guard ring.count >= reserve else { return }
                 priming = false
             }
             let available = min(ring.count / 2, input.count / 2)
-            let plan = controller.plan(forFill: fill, nominalRatio: resampler.ratio / speed,
+            let audibleSpeed = min(speed, AudioThreadLoop.fastestSpedUpSound)
+            let plan = controller.plan(forFill: fill, nominalRatio: resampler.ratio / audibleSpeed,
                                        availableInputFrames: available)
             let ratio = plan.ratio
             let framesToRead = plan.inputFrames
