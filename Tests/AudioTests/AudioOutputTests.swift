@@ -145,6 +145,14 @@ final class AudioOutputTests: XCTestCase {
         XCTAssertGreaterThan(output.threadCPUTime, .zero)
     }
 
+    func testLatencySetsTheDeviceBuffer() throws {
+        let short = try AudioOutput(device: "null", latency: .milliseconds(40))
+        let long = try AudioOutput(device: "null", latency: .milliseconds(100))
+        XCTAssertEqual(Double(short.bufferFrames), 1920, accuracy: 480)
+        XCTAssertEqual(Double(long.bufferFrames), 4800, accuracy: 1200)
+        XCTAssertLessThan(short.bufferFrames, long.bufferFrames)
+    }
+
     func testUnknownDeviceThrowsOneLineAndPrintsNothing() throws {
         let logURL = folder.appendingPathComponent("phosphor.log")
         try Log.shared.open(logURL)
