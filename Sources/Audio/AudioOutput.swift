@@ -54,7 +54,6 @@ public final class AudioOutput: Sendable {
 
     deinit {
         stop()
-        pending.withLock { $0?.close() }
     }
 
     /// Starts the audio thread reading `ring`, whose samples are at `sourceRate` Hz. Once only.
@@ -142,6 +141,11 @@ public final class AudioOutput: Sendable {
     /// Stops the audio thread, waits for it, plays out what the device holds and closes it.
     /// Safe to call more than once.
     public func stop() {
+        // Never started: just close the device.
+        pending.withLock { pcm in
+            pcm?.close()
+            pcm = nil
+        }
         guard let handle = thread.withLock({ handle -> AudioThreadHandle? in defer { handle = nil }; return handle })
         else { return }
         controls.stopRequested.store(true, ordering: .relaxed)

@@ -145,6 +145,19 @@ final class AudioOutputTests: XCTestCase {
         XCTAssertGreaterThan(output.threadCPUTime, .zero)
     }
 
+    func testStopBeforeStartClosesTheDeviceAndStartAfterStopIsIgnored() throws {
+        let (device, url) = fileDevice("unused.raw")
+        let output = try AudioOutput(device: device)
+        output.stop()
+        let ring = SampleRing(minimumCapacity: 8192)
+        let tone = ToneAnalysis.sine(frequency: 440, rate: 32768, frames: 2048, amplitude: 8000)
+        tone.withUnsafeBufferPointer { _ = ring.write($0) }
+        try output.start(ring: ring, sourceRate: 32768)
+        Thread.sleep(forTimeInterval: 0.1)
+        XCTAssertEqual(ring.count, tone.count, "no audio thread reads the ring")
+        XCTAssertEqual(try ToneAnalysis.readRaw(url), [])
+    }
+
     func testLatencySetsTheDeviceBuffer() throws {
         let short = try AudioOutput(device: "null", latency: .milliseconds(40))
         let long = try AudioOutput(device: "null", latency: .milliseconds(100))
