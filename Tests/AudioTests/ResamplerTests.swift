@@ -69,6 +69,23 @@ final class ResamplerTests: XCTestCase {
         XCTAssertEqual(Double(first.count + second.count) / 2, 48000 + 32768, accuracy: 16)
     }
 
+    func testFlushThenNewRateContinuesAtTheNewRate() throws {
+        // What `--audio-wav` does on SET_SYSTEM_AV_INFO: flush the old rate's tail, switch, go on.
+        let resampler = try Resampler(sourceRate: 32768, targetRate: 48000)
+        var output = try resampleAll(ToneAnalysis.sine(frequency: 440, rate: 32768, frames: 16384, amplitude: 9000),
+                                     with: resampler, block: 546)
+        XCTAssertEqual(output.count, 24000 * 2)
+        try resampler.setRates(source: 44100, target: 48000)
+        output += try resampleAll(ToneAnalysis.sine(frequency: 440, rate: 44100, frames: 22050, amplitude: 9000),
+                                  with: resampler, block: 735)
+        XCTAssertEqual(output.count, 48000 * 2)
+        let left = ToneAnalysis.left(output)
+        for half in [Array(left[1000..<23000]), Array(left[25000..<47000])] {
+            XCTAssertEqual(try XCTUnwrap(ToneAnalysis.frequency(of: half, rate: 48000)), 440, accuracy: 1)
+            XCTAssertEqual(ToneAnalysis.rms(of: half), 9000 / 2.0.squareRoot(), accuracy: 9000 * 0.02)
+        }
+    }
+
     func testImpossibleRatesAreRefused() {
         XCTAssertThrowsError(try Resampler(sourceRate: 0, targetRate: 48000)) { error in
             XCTAssertEqual("\(error)", "audio: invalid sample rate 0.0 Hz")

@@ -111,29 +111,3 @@ final class WAVWriterTests: XCTestCase {
         XCTAssertEqual(try ask("-b"), "16")
     }
 }
-
-final class WAVRecorderTests: XCTestCase {
-    func testRecordsTheCoreToneAt48kHzAcrossARateChange() throws {
-        let folder = try makeScratchFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let url = folder.appendingPathComponent("game.wav")
-        let recorder = try WAVRecorder(url: url, sourceRate: 32768)
-        // Half a second at 32768 Hz in 60 fps batches, then half a second at 44100 Hz.
-        let first = ToneAnalysis.sine(frequency: 440, rate: 32768, frames: 16384, amplitude: 9000)
-        for start in stride(from: 0, to: first.count, by: 1092) {
-            try recorder.append(Array(first[start..<min(first.count, start + 1092)]))
-        }
-        try recorder.setSourceRate(44100)
-        try recorder.append(ToneAnalysis.sine(frequency: 440, rate: 44100, frames: 22050, amplitude: 9000))
-        try recorder.finish()
-
-        let data = [UInt8](try Data(contentsOf: url))
-        XCTAssertEqual(data.count, 44 + 48000 * 4, "0.5 s + 0.5 s at 48 kHz")
-        let samples = stride(from: 44, to: data.count, by: 2).map { Int16(bitPattern: UInt16(data[$0]) | UInt16(data[$0 + 1]) << 8) }
-        let left = ToneAnalysis.left(samples)
-        for half in [Array(left[1000..<23000]), Array(left[25000..<47000])] {
-            XCTAssertEqual(try XCTUnwrap(ToneAnalysis.frequency(of: half, rate: 48000)), 440, accuracy: 1)
-            XCTAssertEqual(ToneAnalysis.rms(of: half), 9000 / 2.0.squareRoot(), accuracy: 9000 * 0.02)
-        }
-    }
-}
