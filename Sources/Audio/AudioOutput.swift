@@ -132,6 +132,8 @@ public final class AudioOutput: Sendable {
 
     /// Samples (not frames) above which the core thread waits at 1x: 48 ms of sound at the current
     /// source rate, about three frames of a 60 fps core. Make the ring at least twice this big.
+    /// It follows the source rate, so read it after `start` and `setSourceRate` (or every frame:
+    /// it is one atomic load); before `start` it assumes 32768 Hz.
     public var ringHighWater: Int { AudioOutput.ringHighWater(sourceRate: sourceRate) }
 
     public static func ringHighWater(sourceRate: Double) -> Int {
