@@ -101,7 +101,7 @@ final class AudioThreadLoop: @unchecked Sendable {
         let (fill, ranDry) = clock.fill(at: now, reportedDelay: delay)
         if ranDry { noteRanDry(at: now) }
 
-        let wanted = controller.framesToWrite(forFill: fill)
+        let wanted = max(0, controller.targetFill - fill)
         let fastForwardMuted = speed > 1 && !controls.spedUp.load(ordering: .relaxed)
         if fastForwardMuted {
             // Keep the device fed with silence so it neither underruns nor clicks on return.
@@ -111,17 +111,16 @@ final class AudioThreadLoop: @unchecked Sendable {
             output.append(contentsOf: repeatElement(0, count: wanted * 2))
         } else {
             guard wanted > 0 else { return }
+            // The ring keeps a reserve of half its high-water mark, so one late core frame does not
+            // starve the device; (re)starting waits for it.
+            let reserve = min(AudioOutput.ringHighWater(sourceRate: sourceRate) / 2, ring.capacity / 2)
             if priming {
-                // Start (or restart after running dry) only with a small reserve in the ring, so
-                // one late core frame does not starve the device straight away.
-                let reserve = min(AudioOutput.ringHighWater(sourceRate: sourceRate) / 2, ring.capacity / 2)
                 guard ring.count >= reserve else { return }
                 priming = false
             }
-            let available = min(ring.count / 2, input.count / 2)
             let audibleSpeed = min(speed, AudioThreadLoop.fastestSpedUpSound)
-            let plan = controller.plan(forFill: fill, nominalRatio: resampler.ratio / audibleSpeed,
-                                       availableInputFrames: available)
+            let plan = controller.plan(deviceFill: fill, ringFrames: min(ring.count / 2, input.count / 2),
+                                       ringReserve: reserve / 2, nominalRatio: resampler.ratio / audibleSpeed)
             let ratio = plan.ratio
             let framesToRead = plan.inputFrames
             guard framesToRead > 0 else { return }
