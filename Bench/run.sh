@@ -77,8 +77,15 @@ say "Measured by \`make bench\` (\`Bench/run.sh\`) on $(date -u '+%Y-%m-%d %H:%M
 barecore=$work/barecore
 say "## 1. Headless speed: \`phosphor run --headless\` against the bare core" ""
 if cc -O2 -o "$barecore" Bench/barecore.c -ldl 2>"$work/barecore.log"; then
+    core_only_args=()
+    if python3 Bench/headless/make_core_only.py Bench/barecore.c "$work/core_only.c" 2>"$work/core_only.log" &&
+        cc -O2 -o "$work/core_only" "$work/core_only.c" -ldl 2>>"$work/core_only.log"; then
+        core_only_args=(--core-only "$work/core_only")
+    else
+        say "(No core-only column: $(head -n 1 "$work/core_only.log").)" ""
+    fi
     section_run headless python3 Bench/headless/compare.py --bin "$BIN" --barecore "$barecore" \
-        --seconds "$BENCH_SECONDS" --runs "$BENCH_RUNS" --memory-out "$work/memory.md"
+        "${core_only_args[@]}" --seconds "$BENCH_SECONDS" --runs "$BENCH_RUNS" --memory-out "$work/memory.md"
 else
     failed=1
     say "Not measured: Bench/barecore.c does not build: $(head -n 1 "$work/barecore.log")"

@@ -26,13 +26,15 @@ BENCHMARKS=${BENCHMARKS:-BENCHMARKS.md}
 work=$(mktemp -d /tmp/phosphor-soak.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
+started=$(date -u '+%Y-%m-%d %H:%M UTC')
+load=$(cut -d' ' -f1-3 /proc/loadavg)
 python3 Bench/headless/soak.py --bin "$BIN" --minutes "$minutes" >"$work/table.md"
 {
     echo "## Soak"
     echo ""
-    echo "Measured by \`Bench/soak.sh\` on $(date -u '+%Y-%m-%d %H:%M UTC'), revision" \
+    echo "Measured by \`Bench/soak.sh\` from $started, revision" \
         "\`$(git rev-parse --short HEAD 2>/dev/null || echo unknown)\`, $(nproc) CPUs," \
-        "load average at start $(cut -d' ' -f1-3 /proc/loadavg)."
+        "load average at start $load."
     if awk "BEGIN { exit !($minutes < 30) }"; then
         echo "**A short run ($minutes minutes in total)**, not the full 30-minute soak."
     fi

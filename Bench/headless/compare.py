@@ -105,24 +105,29 @@ def compare(options, label, core, rom):
     calibration = run_bare(options.barecore, core, rom, 60)
     frames = max(60, int(round(calibration.fps * options.seconds / 10.0)) * 10)
     print(f"  {label}: {frames} frames ({calibration.fps:.0f} fps in calibration)", file=sys.stderr)
-    results = {"bare": [], "phosphor": [], "bare1": [], "phosphor1": []}
+    results = {"bare": [], "phosphor": [], "bare1": [], "phosphor1": [], "only": [], "only1": []}
     for _ in range(options.runs):
         results["bare"].append(run_bare(options.barecore, core, rom, frames))
         results["phosphor"].append(run_phosphor(options.binary, core, rom, frames))
+        if options.core_only:
+            results["only"].append(run_bare(options.core_only, core, rom, frames))
         results["bare1"].append(run_bare(options.barecore, core, rom, 1))
         results["phosphor1"].append(run_phosphor(options.binary, core, rom, 1))
-    best = {name: min(runs, key=lambda m: m.wall) for name, runs in results.items()}
+        if options.core_only:
+            results["only1"].append(run_bare(options.core_only, core, rom, 1))
+    best = {name: min(runs, key=lambda m: m.wall) for name, runs in results.items() if runs}
 
     def speed(long, short):
         loop = best[long].wall - best[short].wall
         return (frames - 1) / loop if loop > 0 else float("nan")
 
-    bare_hashes = {m.hash for m in results["bare"]}
+    bare_hashes = {m.hash for m in results["bare"] + results["only"]}
     phosphor_hashes = {m.hash for m in results["phosphor"]}
     hashes = bare_hashes | phosphor_hashes
     return {
         "label": label, "core": os.path.basename(core).replace("_libretro.so", ""), "frames": frames,
         "bare_fps": speed("bare", "bare1"), "phosphor_fps": speed("phosphor", "phosphor1"),
+        "only_fps": speed("only", "only1") if options.core_only else None,
         "bare_own": max(m.fps for m in results["bare"]),
         "phosphor_own": max(m.fps for m in results["phosphor"]),
         "bare_start": best["bare1"].wall, "phosphor_start": best["phosphor1"].wall,
@@ -138,6 +143,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bin", dest="binary", required=True)
     parser.add_argument("--barecore", required=True)
+    parser.add_argument("--core-only", help="barecore built from make_core_only.py (adds a lower-bound column)")
     parser.add_argument("--seconds", type=float, default=1.5, help="wanted length of one timed run")
     parser.add_argument("--runs", type=int, default=3, help="best of this many runs")
     parser.add_argument("--cores", default="/usr/lib/x86_64-linux-gnu/libretro")
@@ -160,19 +166,24 @@ def main():
             problems.append(f"{label}: {error}")
             print(f"  {label}: {error}", file=sys.stderr)
 
-    print("| Cartridge | Core | Frames | bare fps | Phosphor fps | Phosphor/bare | "
+    print("| Cartridge | Core | Frames | bare fps | core-only fps | Phosphor fps | Phosphor/bare | Phosphor/core-only | "
           "bare fps (own) | Phosphor fps (own) | start-up bare / Phosphor (ms) | same hash |")
-    print("|---|---|--:|--:|--:|--:|--:|--:|--:|:-:|")
+    print("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|:-:|")
     for r in rows:
         ratio = r["phosphor_fps"] / r["bare_fps"]
-        print(f"| {r['label']} | {r['core']} | {r['frames']} | {r['bare_fps']:.0f} | {r['phosphor_fps']:.0f} | "
-              f"{ratio:.3f} | {r['bare_own']:.0f} | {r['phosphor_own']:.0f} | "
+        only = f"{r['only_fps']:.0f}" if r["only_fps"] else "–"
+        only_ratio = f"{r['phosphor_fps'] / r['only_fps']:.3f}" if r["only_fps"] else "–"
+        print(f"| {r['label']} | {r['core']} | {r['frames']} | {r['bare_fps']:.0f} | {only} | {r['phosphor_fps']:.0f} | "
+              f"{ratio:.3f} | {only_ratio} | {r['bare_own']:.0f} | {r['phosphor_own']:.0f} | "
               f"{r['bare_start'] * 1000:.0f} / {r['phosphor_start'] * 1000:.0f} | "
               f"{'✓' if r['same_hash'] else '✗'} `{r['hash']}` |")
     print()
     print(f"fps = (frames − 1) ÷ (best wall time of the N-frame run − best wall time of a 1-frame run), "
           f"best of {options.runs}, runs alternating; (own) = the fps each program prints itself "
           f"(barecore times its retro_run loop only; Phosphor's includes loading the core). "
+          f"bare = `Bench/barecore.c`, which converts every frame to XRGB8888 as it arrives; "
+          f"core-only = the same program with that conversion skipped for all but the last frame "
+          f"(`Bench/headless/make_core_only.py`), i.e. the core's own work and nothing else. "
           f"Aim: Phosphor/bare ≥ 0.95.")
     for problem in problems:
         print(f"\n- not measured: {problem}")
