@@ -1,9 +1,11 @@
 /// How long a key counts as held when the terminal cannot report releases.
 ///
-/// Keyboards autorepeat a held key: the first repeat comes after the repeat delay (X11's default
-/// is 660 ms, GNOME's 500 ms, most users have 250...600 ms), then one every 25...40 ms. So a key is
-/// held for `initialDelay` after a press that has not repeated yet, and for `repeatGap` after each
-/// repeat. A tap therefore lasts `initialDelay`: that is the honest limit of legacy terminals.
+/// Keyboards autorepeat a held key: the first repeat comes after the repeat delay, then one every
+/// 25...40 ms. Measured in xterm under Xvfb with X11's defaults: first repeat 660 ms after the
+/// press, then every 40 ms (GNOME defaults to 500 ms and 30/s; many users pick 250...600 ms). So a
+/// key is held for `initialDelay` (700 ms: X11's 660 plus margin) after a press that has not
+/// repeated yet, and for `repeatGap` after each repeat. A tap therefore lasts `initialDelay`: that
+/// is the honest limit of legacy terminals.
 public struct HoldTiming: Sendable, Equatable {
     public var initialDelay: Duration
     public var repeatGap: Duration
@@ -15,7 +17,7 @@ public struct HoldTiming: Sendable, Equatable {
     /// held as long as that newer key does, so Right + Jump works.
     public var carryHeldKeys: Bool
 
-    public init(initialDelay: Duration = .milliseconds(650), repeatGap: Duration = .milliseconds(100),
+    public init(initialDelay: Duration = .milliseconds(700), repeatGap: Duration = .milliseconds(100),
                 minimumPress: Duration = .milliseconds(50), carryHeldKeys: Bool = true) {
         self.initialDelay = initialDelay
         self.repeatGap = repeatGap
@@ -74,7 +76,7 @@ public struct HoldModel: Sendable {
                 press(key, now: now)
             }
         case .press:
-            if !releaseEvents, var hold = holds[key], isHeld(key, now: now, depth: 0) {
+            if !releaseEvents, var hold = holds[key], isHeld(key, now: now, carriersToFollow: 8) {
                 // Legacy terminals send autorepeat as more presses.
                 hold.lastRepeat = now
                 hold.carriedBy = nil
@@ -87,7 +89,7 @@ public struct HoldModel: Sendable {
 
     private mutating func press(_ key: Key, now: ContinuousClock.Instant) {
         if !releaseEvents, timing.carryHeldKeys {
-            for other in holds.keys where other != key && isHeld(other, now: now, depth: 0) {
+            for other in holds.keys where other != key && isHeld(other, now: now, carriersToFollow: 8) {
                 holds[other]?.carriedBy = key
             }
         }
@@ -95,16 +97,26 @@ public struct HoldModel: Sendable {
     }
 
     public func isHeld(_ key: Key, now: ContinuousClock.Instant) -> Bool {
-        isHeld(key, now: now, depth: 0)
+        isHeld(key, now: now, carriersToFollow: 8)
     }
 
-    private func isHeld(_ key: Key, now: ContinuousClock.Instant, depth: Int) -> Bool {
-        guard let hold = holds[key], depth < 8 else { return false }
+    /// Held by its own press or autorepeat, not only carried by a newer key: a legacy press of
+    /// such a key is autorepeat; any other press is a new one.
+    public func isHeldOnItsOwn(_ key: Key, now: ContinuousClock.Instant) -> Bool {
+        isHeld(key, now: now, carriersToFollow: 0)
+    }
+
+    /// `carriersToFollow` bounds the chain of carrying keys (chains are short; the bound makes
+    /// termination obvious).
+    private func isHeld(_ key: Key, now: ContinuousClock.Instant, carriersToFollow: Int) -> Bool {
+        guard let hold = holds[key] else { return false }
         if let releasesAt = hold.releasesAt { return now < releasesAt }
         if releaseEvents { return true }
         let expiry = hold.lastRepeat.map { $0 + timing.repeatGap } ?? hold.pressedAt + timing.initialDelay
         if now < expiry { return true }
-        if let carrier = hold.carriedBy { return isHeld(carrier, now: now, depth: depth + 1) }
+        if let carrier = hold.carriedBy, carriersToFollow > 0 {
+            return isHeld(carrier, now: now, carriersToFollow: carriersToFollow - 1)
+        }
         return false
     }
 

@@ -8,11 +8,16 @@ public struct KeyEvent: Sendable, Hashable {
     public var key: Key
     public var modifiers: KeyModifiers
     public var kind: KeyEventKind
+    /// What the key types with Shift, when the terminal says (kitty flag 4 "report alternate
+    /// keys": `CSI 49:33;2u` is Shift+1 typing `!`). Only used for `text`.
+    public var shiftedCharacter: Unicode.Scalar?
 
-    public init(_ key: Key, modifiers: KeyModifiers = [], kind: KeyEventKind = .press) {
+    public init(_ key: Key, modifiers: KeyModifiers = [], kind: KeyEventKind = .press,
+                shiftedCharacter: Unicode.Scalar? = nil) {
         self.key = key
         self.modifiers = modifiers
         self.kind = kind
+        self.shiftedCharacter = shiftedCharacter
     }
 
     /// The text the key types, for text fields (search box, rename): nil for non-printing keys,
@@ -20,6 +25,7 @@ public struct KeyEvent: Sendable, Hashable {
     public var text: String? {
         guard kind != .release, modifiers.isDisjoint(with: [.control, .alt, .super]) else { return nil }
         guard case .character(let scalar) = key else { return nil }
+        if modifiers.contains(.shift), let shiftedCharacter { return String(Character(shiftedCharacter)) }
         if modifiers.contains(.shift), ("a"..."z").contains(scalar) {
             return String(Character(Unicode.Scalar(scalar.value - 0x20)!))
         }

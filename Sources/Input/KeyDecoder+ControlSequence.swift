@@ -66,8 +66,10 @@ extension KeyDecoder {
         }
         switch final {
         case "u":
-            guard let code = first else { return nil }
-            return keyEvent(kittyKey(code))
+            guard let code = first, let key = kittyKey(code) else { return nil }
+            // `code:shifted:base`: the shifted alternate, when the terminal reports it (flag 4).
+            let shifted = values[0].count > 1 ? values[0][1].flatMap { Unicode.Scalar(UInt32(clamping: $0)) } : nil
+            return .key(KeyEvent(key, modifiers: modifiers, kind: kind, shiftedCharacter: shifted))
         case "~":
             guard let number = first else { return nil }
             if number == 27, values.count > 2, let code = values[2].first ?? nil {

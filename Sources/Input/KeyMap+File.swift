@@ -22,15 +22,7 @@ public struct KeyMapFileError: Error, Equatable, Sendable {
 extension KeyMap {
     /// Applies the bindings in `text` on top of `self`. Nothing changes when it throws.
     public mutating func apply(fileText text: String) throws(KeyMapFileError) {
-        let root: LinedJSON.Node
-        do {
-            root = try LinedJSON.parse(text)
-        } catch {
-            throw KeyMapFileError(line: error.line, message: "not valid JSON: \(error.message)")
-        }
-        guard case .object(let members) = root.value else {
-            throw KeyMapFileError(line: root.line, message: "the file must hold one JSON object { ... }")
-        }
+        let members = try LinedJSON.parseObject(text)
         var updated = self
         try KeyMap.checkUnique(members)
         for member in members {

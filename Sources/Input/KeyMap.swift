@@ -75,6 +75,16 @@ public struct KeyMap: Sendable, Equatable {
         }
     }
 
+    /// Every bindable target in editor order: each player's buttons (in the console's order),
+    /// then the actions.
+    public var allTargets: [KeyBindingTarget] {
+        var targets: [KeyBindingTarget] = []
+        for port in players.indices {
+            targets += system.buttons.map { .button(port: port, $0) }
+        }
+        return targets + InputAction.allCases.map { .action($0) }
+    }
+
     /// Keys bound to more than one target, sorted by key name.
     public var conflicts: [KeyConflict] {
         var allKeys: Set<Key> = []

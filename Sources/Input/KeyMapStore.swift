@@ -90,6 +90,16 @@ public struct KeyMapStore: Sendable {
         return KeyMapLoadResult(map: map, problems: problems)
     }
 
+    /// Writes the default map as `keymaps/<system>.json` when there is no such file yet, so users
+    /// can find and edit it. Returns whether it wrote. An existing file is never touched.
+    @discardableResult
+    public func writeDefaultIfMissing(for system: GameSystem) throws -> Bool {
+        let file = systemFile(for: system)
+        guard !FileManager.default.fileExists(atPath: file.path) else { return false }
+        try AtomicFile.write(Data(KeyMap.defaults(for: system).fileText.utf8), to: file)
+        return true
+    }
+
     /// Writes the whole map (atomically) as the system map, or as `game`'s override.
     public func save(_ map: KeyMap, game: String? = nil) throws {
         let file = game.map { gameFile(for: map.system, game: $0) } ?? systemFile(for: map.system)

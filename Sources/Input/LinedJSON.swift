@@ -44,6 +44,20 @@ struct LinedJSON {
         return node
     }
 
+    /// Parses a file whose top level must be an object, with errors as `KeyMapFileError`s.
+    static func parseObject(_ text: String) throws(KeyMapFileError) -> [Member] {
+        let root: Node
+        do {
+            root = try parse(text)
+        } catch {
+            throw KeyMapFileError(line: error.line, message: "not valid JSON: \(error.message)")
+        }
+        guard case .object(let members) = root.value else {
+            throw KeyMapFileError(line: root.line, message: "the file must hold one JSON object { ... }")
+        }
+        return members
+    }
+
     private func error(_ message: String) -> SyntaxError { SyntaxError(line: line, message: message) }
 
     private mutating func skipWhitespace() {

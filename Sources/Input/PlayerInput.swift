@@ -58,7 +58,7 @@ public final class PlayerInput {
 
     private func handleKey(_ event: KeyEvent, now: ContinuousClock.Instant) -> [InputAction] {
         let isFreshPress: Bool = switch event.kind {
-        case .press: releaseEvents || !holdModel.isHeld(event.key, now: now)
+        case .press: releaseEvents || !holdModel.isHeldOnItsOwn(event.key, now: now)
         case .repeat, .release: false
         }
         let targets = keyMap.targets(for: event.key)

@@ -160,8 +160,9 @@ public final class GameLibrary {
 
     /// Scans every folder. Incremental: a file whose size and mtime are unchanged is not read;
     /// files that vanished lose their rows; a changed file is re-read and its games updated in
-    /// place (play statistics kept). A folder that is missing (an unplugged drive) is reported
-    /// and its games are kept. `progress` is called on the calling thread after each file.
+    /// place (play statistics kept). A folder that is missing (an unplugged drive) or has an
+    /// unreadable subfolder is reported and keeps all its games. `progress` is called on the
+    /// calling thread before each file (`filesSeen` of `totalGuess`) and once at the end.
     @discardableResult
     public func scan(progress: (ScanProgress) -> Void = { _ in }) throws -> ScanReport {
         var report = ScanReport()
@@ -175,8 +176,11 @@ public final class GameLibrary {
                                                    message: "\(RomInspector.sanitizedDisplayText(folder.url.path)): folder not found; its games are kept"))
                 continue
             }
-            scannedFolderIDs.append(folder.id)
-            for candidate in scanner.candidates(in: folder.url) where seenPaths.insert(candidate.path).inserted {
+            let walk = scanner.candidates(in: folder.url)
+            report.problems += walk.problems
+            // Only a folder walked without errors may lose rows: an unreadable subfolder keeps its games.
+            if walk.problems.isEmpty { scannedFolderIDs.append(folder.id) }
+            for candidate in walk.files where seenPaths.insert(candidate.path).inserted {
                 candidates.append((folder.id, candidate))
             }
         }
@@ -186,6 +190,7 @@ public final class GameLibrary {
         }
         let knownByPath = Dictionary(known.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
 
+        var batchSize = 0
         for (index, item) in candidates.enumerated() {
             let candidate = item.candidate
             progress(ScanProgress(filesSeen: index, totalGuess: candidates.count,
@@ -197,10 +202,24 @@ public final class GameLibrary {
             report.filesRead.append(candidate.path)
             let result = scanner.read(candidate)
             report.problems += result.problems
-            try database.transaction {
+            // A known file that failed to read keeps its games and old stamp (retried next scan).
+            if result.couldNotRead && knownByPath[candidate.path] != nil { continue }
+            // Writes are batched (one transaction per 64 files read): a commit per file would
+            // dominate the scan, one for the whole scan would lock the UI out of writing for its length.
+            if batchSize == 0 { try database.run("BEGIN IMMEDIATE") }
+            do {
                 try store(result.roms, problems: result.problems, for: candidate, folderID: item.folderID, report: &report)
+            } catch {
+                try? database.run("ROLLBACK")
+                throw error
+            }
+            batchSize += 1
+            if batchSize == 64 {
+                try database.run("COMMIT")
+                batchSize = 0
             }
         }
+        if batchSize > 0 { try database.run("COMMIT") }
         progress(ScanProgress(filesSeen: candidates.count, totalGuess: candidates.count, currentFile: ""))
 
         // Files that are gone from folders we could scan.

@@ -36,6 +36,16 @@ public struct ScanProblem: Sendable, Equatable, CustomStringConvertible {
     public var description: String { message }
 }
 
+/// What reading one file gave.
+public struct FileScanResult: Sendable, Equatable {
+    public let roms: [ScannedRom]
+    public let problems: [ScanProblem]
+    /// The file (or archive) could not be read to the end: an I/O error or a damaged archive,
+    /// as opposed to a clear verdict such as "not an NES ROM". A library keeps the old games of
+    /// such a file rather than dropping them.
+    public let couldNotRead: Bool
+}
+
 /// Progress for a progress bar: `filesSeen` of about `totalGuess` files; `currentFile` is sanitized.
 public struct ScanProgress: Sendable, Equatable {
     public let filesSeen: Int
@@ -78,10 +88,18 @@ public struct LibraryScanner: Sendable {
     /// Walks a folder recursively (hidden files and folders skipped; symbolic links to files are
     /// followed, links to folders are not, so link loops cannot trap the scan) and returns the
     /// candidate files, sorted by path.
-    public func candidates(in folder: URL) -> [ScanCandidate] {
+    public func candidates(in folder: URL) -> (files: [ScanCandidate], problems: [ScanProblem]) {
         let keys: [URLResourceKey] = [.isRegularFileKey, .isSymbolicLinkKey, .fileSizeKey, .contentModificationDateKey]
-        guard let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: keys,
-                                                              options: [.skipsHiddenFiles]) else { return [] }
+        let unreadable = UnreadableFolders()
+        guard let enumerator = FileManager.default.enumerator(
+            at: folder, includingPropertiesForKeys: keys, options: [.skipsHiddenFiles],
+            errorHandler: { url, error in
+                unreadable.problems.append(ScanProblem(
+                    path: url.path,
+                    message: "\(RomInspector.sanitizedDisplayText(url.path)): cannot read folder "
+                        + "(\(RomInspector.sanitizedDisplayText(error.localizedDescription)))"))
+                return true
+            }) else { return ([], []) }
         var found: [ScanCandidate] = []
         for case let url as URL in enumerator {
             guard LibraryScanner.isCandidate(fileName: url.lastPathComponent),
@@ -97,12 +115,12 @@ public struct LibraryScanner: Sendable {
                                            modified: (target[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0))
             }
         }
-        return found.sorted { $0.path < $1.path }
+        return (found.sorted { $0.path < $1.path }, unreadable.problems)
     }
 
     /// Reads one candidate: a plain ROM gives at most one result, an archive one per ROM entry.
     /// Never throws: every failure becomes a problem naming the file (and entry).
-    public func read(_ candidate: ScanCandidate) -> (roms: [ScannedRom], problems: [ScanProblem]) {
+    public func read(_ candidate: ScanCandidate) -> FileScanResult {
         let url = URL(fileURLWithPath: candidate.path)
         if ArchiveReader.archiveExtensions.contains(url.pathExtension.lowercased()) {
             return readArchive(url)
@@ -115,17 +133,21 @@ public struct LibraryScanner: Sendable {
                 data.copyBytes(to: buffer)
                 return data.count
             }
-            return ([ScannedRom(system: digest.info.system,
-                                title: digest.info.title ?? LibraryScanner.title(fromFileName: url.lastPathComponent),
-                                path: candidate.path, archiveEntry: nil, size: digest.size, crc32: digest.crc32)], [])
+            return FileScanResult(roms: [ScannedRom(system: digest.info.system,
+                                                    title: digest.info.title ?? LibraryScanner.title(fromFileName: url.lastPathComponent),
+                                                    path: candidate.path, archiveEntry: nil, size: digest.size,
+                                                    crc32: digest.crc32)],
+                                  problems: [], couldNotRead: false)
         } catch {
-            return ([], [problem(candidate.path, error)])
+            return FileScanResult(roms: [], problems: [problem(candidate.path, error)],
+                                  couldNotRead: !(error is RomInspectionError))
         }
     }
 
-    private func readArchive(_ url: URL) -> (roms: [ScannedRom], problems: [ScanProblem]) {
+    private func readArchive(_ url: URL) -> FileScanResult {
         var roms: [ScannedRom] = []
         var problems: [ScanProblem] = []
+        var couldNotRead = false
         do {
             let session = try ArchiveSession(url: url)
             while let found = try session.nextEntry() {
@@ -151,9 +173,12 @@ public struct LibraryScanner: Sendable {
                 }
             }
         } catch {
+            // The archive itself failed (unreadable, damaged, not an archive): what was listed
+            // before this point is incomplete.
             problems.append(problem(url.path, error))
+            couldNotRead = true
         }
-        return (roms, problems)
+        return FileScanResult(roms: roms, problems: problems, couldNotRead: couldNotRead)
     }
 
     private func problem(_ path: String, _ error: Error) -> ScanProblem {
@@ -172,6 +197,11 @@ public struct LibraryScanner: Sendable {
             return ScanProblem(path: path, message: "\(RomInspector.sanitizedDisplayText(path)): \(RomInspector.sanitizedDisplayText(text))")
         }
     }
+}
+
+/// Collects folder-walk errors from FileManager's error handler (called on the walking thread).
+private final class UnreadableFolders {
+    var problems: [ScanProblem] = []
 }
 
 /// Header inspection plus CRC-32 over one stream of bytes, read once.
@@ -200,10 +230,13 @@ struct RomDigest {
                 crc.update(chunk)
                 continue
             }
-            head.append(contentsOf: chunk)
+            // Keep only what the inspector needs (or everything when the size is unknown).
+            let kept = declaredSize == nil ? count : min(count, RomInspector.headerBytesNeeded - head.count)
+            head.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<kept]))
             if let declaredSize, head.count >= RomInspector.headerBytesNeeded {
                 let inspected = try RomInspector.inspect(fileName: fileName, bytes: head, fileSize: declaredSize)
-                crc.update(head.dropFirst(inspected.copierHeaderSize))
+                head.withUnsafeBytes { crc.update(UnsafeRawBufferPointer(rebasing: $0[min(inspected.copierHeaderSize, $0.count)...])) }
+                crc.update(UnsafeRawBufferPointer(rebasing: chunk[kept...]))
                 info = inspected
                 head = []
             }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a ROM file is: its system, the title its header carries (if any), and how many leading
 /// bytes are a copier header rather than ROM data (so checksums match headerless dumps).
 public struct RomInfo: Sendable, Equatable {
@@ -73,6 +75,27 @@ public enum RomInspector {
         }
         if let sniffed = sniff(view) { return sniffed }
         throw RomInspectionError.unknownSystem(file: fileName)
+    }
+
+    /// Inspects a file on disk, reading only its first `headerBytesNeeded` bytes.
+    /// Read failures are thrown as `SystemError` naming the file.
+    public static func inspect(file: URL) throws -> RomInfo {
+        let descriptor = try openFile(file.path, flags: O_RDONLY)
+        defer { close(descriptor) }   // read-only: nothing to lose if close fails; never retried (Linux)
+        var status = stat()
+        try systemCall("fstat(\(file.lastPathComponent))") { fstat(descriptor, &status) }
+        var head = [UInt8](repeating: 0, count: headerBytesNeeded)
+        var filled = 0
+        while filled < head.count {
+            let count = try head.withUnsafeMutableBytes { buffer in
+                try systemCall("read(\(file.lastPathComponent))") {
+                    read(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
+                }
+            }
+            if count == 0 { break }
+            filled += count
+        }
+        return try inspect(fileName: file.lastPathComponent, bytes: head.prefix(filled), fileSize: Int(status.st_size))
     }
 
     // MARK: - Untrusted text
@@ -162,7 +185,9 @@ public enum RomInspector {
                 return view.hasPrefix("UNIF") ? .success(RomInfo(system: .nes, title: nil)) : bad("no UNIF header")
             }
             guard view.fileSize >= 16 else { return tooSmall(16) }
-            return view.hasPrefix("NES\u{1A}") ? .success(RomInfo(system: .nes, title: nil)) : bad("no iNES header")
+            guard view.hasPrefix("NES\u{1A}") else { return bad("no iNES header") }
+            if let needed = view.nesDeclaredMinimumSize, view.fileSize < needed { return tooSmall(needed) }
+            return .success(RomInfo(system: .nes, title: nil))
         case .gb, .gbc:
             guard view.fileSize >= 0x150, view.count >= 0x150 else { return tooSmall(0x150) }
             guard view.hasGameBoyLogo || view.gameBoyHeaderChecksumMatches else {
@@ -233,6 +258,19 @@ struct HeaderView {
     func matches(_ ascii: String, at offset: Int) -> Bool {
         let expected = Array(ascii.utf8)
         return offset + expected.count <= bytes.count && Array(slice(offset, expected.count)) == expected
+    }
+
+    // MARK: NES
+
+    /// Header + trainer + PRG ROM as the iNES / NES 2.0 header declares them (CHR may be RAM, so
+    /// it is not counted). Nil when NES 2.0 uses its exponent notation for the PRG size.
+    var nesDeclaredMinimumSize: Int? {
+        let isNES2 = self[7] & 0x0C == 0x08
+        let highNibble = isNES2 ? Int(self[9] & 0x0F) : 0
+        if highNibble == 0x0F { return nil }
+        let prgBanks = Int(self[4]) | highNibble << 8
+        let trainer = self[6] & 0x04 != 0 ? 512 : 0
+        return 16 + trainer + prgBanks * 16384
     }
 
     // MARK: Game Boy

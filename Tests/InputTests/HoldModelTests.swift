@@ -15,8 +15,8 @@ final class HoldModelTests: XCTestCase {
     func testLegacyTapHoldsForInitialDelay() {
         let model = model(release: false, [(0, KeyEvent(.right))])
         XCTAssertTrue(model.isHeld(.right, now: at(0)))
-        XCTAssertTrue(model.isHeld(.right, now: at(649)))
-        XCTAssertFalse(model.isHeld(.right, now: at(650)))
+        XCTAssertTrue(model.isHeld(.right, now: at(699)))
+        XCTAssertFalse(model.isHeld(.right, now: at(700)))
     }
 
     func testLegacyLongHoldFollowsAutorepeat() {
@@ -81,5 +81,29 @@ final class HoldModelTests: XCTestCase {
         var model = model(release: true, [(0, KeyEvent(.up))])
         model.releaseAll()
         XCTAssertFalse(model.isHeld(.up, now: at(1)))
+    }
+
+    /// Read times (ms) of the bytes xterm sent under Xvfb (X11 default autorepeat) while xdotool held
+    /// Right from 0 to ~2300 ms and z from ~1217 to ~2000 ms: Right repeats after 660 ms, every
+    /// 40 ms, and stops repeating the moment z goes down, though it is still held.
+    static let xtermRight: [Double] = [0.0, 659.8, 699.9, 740.2, 780.2, 820.5, 860.6, 900.8, 941.2, 981.1,
+                                       1021.3, 1061.4, 1101.7, 1142.1, 1182.2]
+    static let xtermZ: [Double] = [1217.6, 1878.8, 1919.4, 1959.7, 2000.0]
+
+    func testRecordedXtermAutorepeatKeepsBothKeysHeld() {
+        var events: [(Double, Key)] = Self.xtermRight.map { ($0, .right) } + Self.xtermZ.map { ($0, .character("z")) }
+        events.sort { $0.0 < $1.0 }
+        var model = HoldModel(releaseEvents: false)
+        var eventIndex = 0
+        for time in stride(from: 0.0, through: 2000.0, by: 1.0) {
+            while eventIndex < events.count, events[eventIndex].0 <= time {
+                model.handle(KeyEvent(events[eventIndex].1), now: start + .microseconds(Int64(events[eventIndex].0 * 1000)))
+                eventIndex += 1
+            }
+            let now = start + .microseconds(Int64(time * 1000))
+            XCTAssertTrue(model.isHeld(.right, now: now), "Right dropped at \(time) ms")
+            if time >= 1217.6 { XCTAssertTrue(model.isHeld(.character("z"), now: now), "z dropped at \(time) ms") }
+        }
+        XCTAssertEqual(model.heldKeys(now: at(2150)), [])
     }
 }

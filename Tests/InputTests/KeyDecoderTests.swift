@@ -2,7 +2,7 @@ import XCTest
 @testable import Input
 
 final class KeyDecoderTests: XCTestCase {
-    /// Captured from tmux 3.x (`tmux send-keys Up Down Left Right Home End PPage NPage IC DC F1 F4
+    /// Captured from tmux 3.3a (`tmux send-keys Up Down Left Right Home End PPage NPage IC DC F1 F4
     /// F5 F12 C-Up S-F5 M-a C-a BSpace Enter Tab BTab` into a pane running a raw-mode byte dump).
     static let tmuxSample: [UInt8] = Array(
         "\u{1B}[A\u{1B}[B\u{1B}[D\u{1B}[C\u{1B}[1~\u{1B}[4~\u{1B}[5~\u{1B}[6~\u{1B}[2~\u{1B}[3~\u{1B}OP\u{1B}OS\u{1B}[15~\u{1B}[24~\u{1B}[1;5A\u{1B}[15;2~\u{1B}a\u{01}\u{7F}\r\t\u{1B}[Z".utf8)
@@ -66,8 +66,14 @@ final class KeyDecoderTests: XCTestCase {
             press(.rightShift, .shift), release(.rightShift), press(.up), release(.up),
             press(.enter), release(.enter), press(.function(5)), release(.function(5)),
             press(.character("z"), [.shift, .control]), press(.escape), release(.leftShift, .shift),
-            press(.character("a"), .shift), press(.keypad("0")), press(.function(3)), release(.backspace),
+            .key(KeyEvent(.character("a"), modifiers: .shift, shiftedCharacter: "A")), press(.keypad("0")),
+            press(.function(3)), release(.backspace),
         ])
+        // Text with Shift: from the alternate when reported (flag 4), else upper-case letters only.
+        let texts = decode("\u{1B}[49:33;2u\u{1B}[97;2u\u{1B}[97;5u\u{1B}[97;1:3u").map { event -> String? in
+            if case .key(let key) = event { return key.text } else { return "not a key" }
+        }
+        XCTAssertEqual(texts, ["!", "A", nil, nil])
     }
 
     func testKittyUnknownFunctionalKeysAreSkipped() {
@@ -76,7 +82,7 @@ final class KeyDecoderTests: XCTestCase {
     }
 
     func testRepliesToQueries() {
-        // kitty: flags reply then DA1; foot: DA1 with attributes; xterm: a long DA1; tmux: `?1;2c`.
+        // The kitty flags reply then DA1 (as kitty sends them); DA1 replies with attribute lists; tmux-style `?1;2c`.
         XCTAssertEqual(decode("\u{1B}[?11u\u{1B}[?62;c"), [.keyboardFlags(11), .deviceAttributes([62, 0])])
         XCTAssertEqual(decode("\u{1B}[?0u\u{1B}[?62;4;22c"), [.keyboardFlags(0), .deviceAttributes([62, 4, 22])])
         XCTAssertEqual(decode("\u{1B}[?1;2c"), [.deviceAttributes([1, 2])])

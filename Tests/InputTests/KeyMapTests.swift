@@ -141,4 +141,22 @@ final class KeyMapTests: XCTestCase {
         XCTAssertNil(Key(name: "zz"))
         XCTAssertNil(Key(name: ""))
     }
+
+    func testWriteDefaultIfMissingNeverOverwrites() throws {
+        let store = KeyMapStore(folder: folder)
+        XCTAssertTrue(try store.writeDefaultIfMissing(for: .pce))
+        XCTAssertEqual(store.load(system: .pce).problems, [])
+        XCTAssertEqual(store.load(system: .pce).map, KeyMap.defaults(for: .pce))
+        let custom = Data("{ \"player1\": { \"a\": \"k\" }\n".utf8)  // broken on purpose
+        try custom.write(to: store.systemFile(for: .pce))
+        XCTAssertFalse(try store.writeDefaultIfMissing(for: .pce))
+        XCTAssertEqual(try Data(contentsOf: store.systemFile(for: .pce)), custom)
+    }
+
+    func testAllTargetsListsEveryButtonAndAction() {
+        let map = KeyMap.defaults(for: .nes)
+        XCTAssertEqual(map.allTargets.count, 2 * GameSystem.nes.buttons.count + InputAction.allCases.count)
+        XCTAssertEqual(map.allTargets.first, .button(port: 0, .up))
+        XCTAssertEqual(map.allTargets.last, .action(.quit))
+    }
 }

@@ -30,6 +30,9 @@ final class PlayerInputTests: XCTestCase {
         XCTAssertEqual(input.handle(f5, now: at(533)), [])
         XCTAssertEqual(input.handle(f5, now: at(1000)), [.quickSave])  // a new press after the repeats stopped
         XCTAssertEqual(input.handle(press(.escape), now: at(1000)), [.pauseMenu])
+        // F5 is carried by Right (pressed while F5 counted as held), but a new F5 press still saves.
+        _ = input.handle(press(.right), now: at(1100))
+        XCTAssertEqual(input.handle(f5, now: at(1800)), [.quickSave])
         XCTAssertEqual(input.handle(.paste("x"), now: at(1000)), [])
         XCTAssertEqual(input.buttons(port: 0, now: at(1001)), ButtonMask([]))
     }

@@ -7,7 +7,7 @@ import XCTest
 /// Delete F1 F3 F5 F12 ctrl+Up shift+F5 alt+a ctrl+a BackSpace Return Tab Escape, then keydown/keyup
 /// z, Shift_R, Left, typed é, clicked, dragged and scrolled the wheel once.
 final class TerminalCaptureTests: XCTestCase {
-    /// xterm (Debian's xterm, default resources). xterm answers DA1 but not `CSI ? u`; Alt+a
+    /// xterm 379 (Debian 12, default resources). xterm answers DA1 but not `CSI ? u`; Alt+a
     /// arrives as "á" (xterm's default eightBitInput, UTF-8 encoded); no key releases, Shift_R
     /// alone sends nothing.
     static let xtermBeforeEscape = "\u{1B}[?64;1;2;6;9;15;16;17;18;21;22;28c\u{1B}[I\u{1B}[A\u{1B}[B\u{1B}[H\u{1B}[F"
@@ -34,7 +34,7 @@ final class TerminalCaptureTests: XCTestCase {
         ])
     }
 
-    /// kitty 0.3x with `CSI > 11 u` pushed: every key has a press and a release, modifier keys are
+    /// kitty 0.26.5 with `CSI > 11 u` pushed: every key has a press and a release, modifier keys are
     /// keys of their own (xdotool's Shift_R arrives as left then right shift).
     static let kitty = "\u{1B}[?0u\u{1B}[?62;c\u{1B}[?11u\u{1B}[?62;c\u{1B}[A\u{1B}[1;1:3A\u{1B}[B\u{1B}[1;1:3B"
         + "\u{1B}[H\u{1B}[1;1:3H\u{1B}[F\u{1B}[1;1:3F\u{1B}[5~\u{1B}[5;1:3~\u{1B}[6~\u{1B}[6;1:3~\u{1B}[2~"
@@ -103,5 +103,47 @@ final class TerminalCaptureTests: XCTestCase {
         XCTAssertEqual(xterm.state, .unsupported)
         XCTAssertFalse(xterm.releaseEvents)
         XCTAssertEqual(xterm.restoreBytes, [])
+    }
+
+    /// tmux 3.3a answering `CSI ? u` + `CSI c` (DA1 only: no kitty protocol), then
+    /// `tmux paste-buffer -p` of "pasted é text" (bracketed, since the program enabled mode 2004), then q.
+    static let tmuxReplies = "\u{1B}[?1;2c\u{1B}[200~pasted é text\u{1B}[201~q"
+
+    func testTmuxRepliesAndPaste() {
+        XCTAssertEqual(decode(Self.tmuxReplies), [.deviceAttributes([1, 2]), .paste("pasted é text"),
+                                                 press(.character("q"))])
+        var negotiation = KeyboardProtocolNegotiation()
+        _ = negotiation.start()
+        for event in decode(Self.tmuxReplies) { XCTAssertEqual(negotiation.handle(event), []) }
+        XCTAssertEqual(negotiation.state, .unsupported)
+    }
+
+    /// VTE 0.70.6 (Debian's sakura 3.8.6 under Xvfb), same keystrokes as xterm. VTE also answers DA1
+    /// only, reports focus changes as the window maps, and sends Alt+a as ESC a.
+    static let vteBeforeEscape = "\u{1B}[?65;1;9c\u{1B}[I\u{1B}[O\u{1B}[I\u{1B}[A\u{1B}[B\u{1B}[H\u{1B}[F\u{1B}[5~"
+        + "\u{1B}[6~\u{1B}[2~\u{1B}[3~\u{1B}OP\u{1B}OR\u{1B}[15~\u{1B}[24~\u{1B}[1;5A\u{1B}[15;2~\u{1B}a\u{01}\u{7F}\r\t\u{1B}"
+    static let vteAfterEscape = "z\u{1B}[Dé\u{1B}[<0;5;2M\u{1B}[<0;5;2m\u{1B}[<0;5;2M\u{1B}[<32;8;2M\u{1B}[<0;8;2m\u{1B}[<64;8;2M"
+
+    func testVTECapture() {
+        let events = decodeReads([Array(Self.vteBeforeEscape.utf8), Array(Self.vteAfterEscape.utf8)],
+                                 gap: .milliseconds(200))
+        XCTAssertEqual(events, [
+            .deviceAttributes([65, 1, 9]), .focus(true), .focus(false), .focus(true),
+            press(.up), press(.down), press(.home), press(.end), press(.pageUp), press(.pageDown),
+            press(.insert), press(.delete), press(.function(1)), press(.function(3)), press(.function(5)),
+            press(.function(12)), press(.up, .control), press(.function(5), .shift), press(.character("a"), .alt),
+            press(.character("a"), .control), press(.backspace), press(.enter), press(.tab), press(.escape),
+            press(.character("z")), press(.left), press(.character("é")),
+            .mouse(MouseEvent(kind: .press, button: .left, column: 4, row: 1)),
+            .mouse(MouseEvent(kind: .release, button: .left, column: 4, row: 1)),
+            .mouse(MouseEvent(kind: .press, button: .left, column: 4, row: 1)),
+            .mouse(MouseEvent(kind: .drag, button: .left, column: 7, row: 1)),
+            .mouse(MouseEvent(kind: .release, button: .left, column: 7, row: 1)),
+            .mouse(MouseEvent(kind: .press, button: .wheelUp, column: 7, row: 1)),
+        ])
+        var negotiation = KeyboardProtocolNegotiation()
+        _ = negotiation.start()
+        for event in events { _ = negotiation.handle(event) }
+        XCTAssertEqual(negotiation.state, .unsupported)
     }
 }

@@ -180,6 +180,32 @@ final class GameLibraryTests: XCTestCase {
         XCTAssertEqual(try library.games().map(\.title), ["LINKED"])
     }
 
+    func testArchiveThatBecomesUnreadableKeepsItsGames() throws {
+        try folder.write("staging/a.nes", TestRom.nes())
+        try FileManager.default.createDirectory(at: roms, withIntermediateDirectories: true)
+        try runTool(["zip", "-q", "../roms/pack.zip", "a.nes"], in: folder.url.appendingPathComponent("staging"))
+        let library = try openLibrary()
+        try library.addFolder(roms)
+        try library.scan()
+        let game = try XCTUnwrap(try library.games().first)
+        try library.recordPlayStart(gameID: game.id)
+        // Damage the archive (a half-copied file, say): its game and statistics stay.
+        let pack = roms.appendingPathComponent("pack.zip")
+        try Data(Array("PK broken".utf8)).write(to: pack)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 60)], ofItemAtPath: pack.path)
+        let report = try library.scan()
+        XCTAssertEqual(report.problems.count, 1)
+        XCTAssertEqual(try library.game(id: game.id)?.playCount, 1)
+        // It is retried at the next scan, and dropped only once it reads as an archive without that ROM.
+        XCTAssertEqual(try library.scan().filesRead, [pack.path])
+        try FileManager.default.removeItem(at: pack)
+        try writeStoredZip([("other.nes", TestRom.nes(filler: 5))], to: pack)
+        let fixed = try library.scan()
+        XCTAssertEqual(fixed.gamesRemoved, 1)
+        XCTAssertEqual(fixed.gamesAdded, 1)
+        XCTAssertEqual(try library.games().map(\.fileName), ["other.nes"])
+    }
+
     func testMissingFolderKeepsItsGamesAndRemovedFolderDropsThem() throws {
         try folder.write("roms/a.nes", TestRom.nes())
         let library = try openLibrary()
@@ -305,6 +331,33 @@ final class GameLibraryTests: XCTestCase {
             XCTAssertEqual("\(error)", "\(databaseURL.path): made by a newer Phosphor (schema 99, this one knows 1); left untouched")
         }
         XCTAssertEqual(try Data(contentsOf: databaseURL), before)
+    }
+
+    func testDatabaseFileIsInWALModeWithTheSchemaVersion() throws {
+        var library: GameLibrary? = try openLibrary()
+        try library?.addFolder(folder.url)
+        let databaseURL = try XCTUnwrap(library?.url)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: databaseURL.path + "-wal"))
+        library = nil   // closing the last connection checkpoints the WAL into the main file
+        XCTAssertFalse(FileManager.default.fileExists(atPath: databaseURL.path + "-wal"))
+        let header = Array(try Data(contentsOf: databaseURL).prefix(100))
+        XCTAssertEqual(Array(header[0..<16]), Array("SQLite format 3\0".utf8))
+        XCTAssertEqual(header[18], 2, "file format write version 2 means WAL")
+        XCTAssertEqual(header[19], 2, "file format read version 2 means WAL")
+        XCTAssertEqual(Array(header[60..<64]), [0, 0, 0, UInt8(GameLibrary.schemaVersion)], "PRAGMA user_version")
+    }
+
+    func testHostileFileNamesBecomeSafeTitlesAndProblems() throws {
+        try folder.write("roms/evil\u{1B}[2J\u{202E}.nes", TestRom.nes())
+        try folder.write("roms/worse\u{1B}]0;x\u{07}.nes", [9, 9, 9])
+        let library = try openLibrary()
+        try library.addFolder(roms)
+        let report = try library.scan()
+        XCTAssertEqual(try library.games().map(\.title), ["evil\u{FFFD}[2J\u{FFFD}"])
+        XCTAssertEqual(report.problems.count, 1)
+        for text in report.problems.map(\.message) + [try library.games()[0].title] {
+            XCTAssertFalse(text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x202E }, text)
+        }
     }
 
     func testSQLiteErrorsNameTheFunctionAndMessage() throws {

@@ -57,7 +57,7 @@ enum TestRom {
     }
 }
 
-/// Runs a command-line tool (zip, 7z, unzip) in `folder`; fails the test on a non-zero exit.
+/// Runs a command-line tool (zip, 7z; Debian zip and p7zip-full) in `folder`; fails the test on a non-zero exit.
 @discardableResult
 func runTool(_ arguments: [String], in folder: URL, file: StaticString = #filePath, line: UInt = #line) throws -> String {
     let process = Process()

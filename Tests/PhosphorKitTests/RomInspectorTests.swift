@@ -100,6 +100,23 @@ final class RomInspectorTests: XCTestCase {
         XCTAssertEqual(try inspect("game", SyntheticRom.nes()).system, .nes)
     }
 
+    func testTruncatedNESIsTooSmallForWhatItsHeaderDeclares() throws {
+        let rom = SyntheticRom.nes(prgBanks: 2)
+        XCTAssertEqual(inspectionError("cut.nes", Array(rom.prefix(20000))),
+                       "cut.nes: too small for an NES ROM (20000 bytes, needs at least 32784)")
+        var withTrainer = rom
+        withTrainer[6] = 0x04
+        XCTAssertEqual(inspectionError("t.nes", withTrainer.prefix(32784) + []),
+                       "t.nes: too small for an NES ROM (32784 bytes, needs at least 33296)")
+        var nes2 = rom
+        nes2[7] = 0x08
+        nes2[9] = 0x01   // PRG banks: 0x102
+        XCTAssertEqual(inspectionError("n2.nes", nes2),
+                       "n2.nes: too small for an NES ROM (\(rom.count) bytes, needs at least \(16 + 0x102 * 16384))")
+        nes2[9] = 0x0F   // exponent notation: size not checked
+        XCTAssertEqual(try inspect("n2.nes", nes2).system, .nes)
+    }
+
     func testGameBoyColourFlagWinsOverExtension() throws {
         let colour = SyntheticRom.gameBoy(title: "POKEMON CRYSTAL", cgbFlag: 0x80)
         XCTAssertEqual(try inspect("crystal.gb", colour), RomInfo(system: .gbc, title: "POKEMON CRYSTAL"))
@@ -239,6 +256,22 @@ final class RomInspectorTests: XCTestCase {
             XCTAssertFalse(RomInspector.isUnsafeForDisplay(scalar), "\(scalar.value)")
         }
         XCTAssertEqual(RomInspector.sanitizedDisplayText("Pokémon – ポケモン"), "Pokémon – ポケモン")
+    }
+
+    func testInspectFileReadsTheHeaderFromDisk() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rominspector-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let snes = folder.appendingPathComponent("Hi.smc")
+        try Data(SyntheticRom.snes(title: "HIROM ON DISK", hiROM: true, copier: true)).write(to: snes)
+        XCTAssertEqual(try RomInspector.inspect(file: snes),
+                       RomInfo(system: .snes, title: "HIROM ON DISK", copierHeaderSize: 512))
+        let empty = folder.appendingPathComponent("empty.gba")
+        try Data().write(to: empty)
+        XCTAssertThrowsError(try RomInspector.inspect(file: empty)) { XCTAssertEqual("\($0)", "empty.gba: empty file") }
+        XCTAssertThrowsError(try RomInspector.inspect(file: folder.appendingPathComponent("missing.nes"))) { error in
+            XCTAssertTrue("\(error)".contains("missing.nes"), "\(error)")
+        }
     }
 
     func testFuzzedInputsNeverCrash() {

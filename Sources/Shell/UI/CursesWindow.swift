@@ -80,3 +80,8 @@ final class CursesWindow {
     static func update() { ccurses_update() }
     static func repaintEverything() { ccurses_repaint_all() }
 }
+
+extension CursesWindow {
+    /// How many palette colours the terminal offers to ncurses.
+    static var paletteSize: Int { Int(ccurses_colors()) }
+}

@@ -43,7 +43,7 @@ protocol Screen: AnyObject {
     /// Draws the screen (ncurses windows, raw picture layers) for the terminal's current size.
     func draw(in context: DrawContext)
     /// Called every loop iteration; returns how soon it wants to run again (nil: only on events).
-    func tick(now: ContinuousClock.Instant, actions: inout [AppAction]) -> Duration?
+    func tick(now: ContinuousClock.Instant, context: DrawContext, actions: inout [AppAction]) -> Duration?
     /// True when the screen covers only part of the terminal (the screen below stays visible).
     var isOverlay: Bool { get }
     /// The screen became the top one again (the one above closed): redraw fully.
@@ -51,7 +51,7 @@ protocol Screen: AnyObject {
 }
 
 extension Screen {
-    func tick(now: ContinuousClock.Instant, actions: inout [AppAction]) -> Duration? { nil }
+    func tick(now: ContinuousClock.Instant, context: DrawContext, actions: inout [AppAction]) -> Duration? { nil }
     var isOverlay: Bool { false }
     func becameTop() {}
 }

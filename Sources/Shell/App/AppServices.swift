@@ -1,0 +1,47 @@
+import Emulation
+import Foundation
+import PhosphorKit
+
+/// What every screen may use: paths, configuration, cores, skins. UI thread only.
+final class AppServices {
+    let paths: PhosphorPaths
+    var configStore: ConfigStore
+    let catalog: CoreCatalog
+    let skins: SkinLoader
+    /// Options from the command line that override the configuration for this run.
+    var overrides = Overrides()
+    /// Printed after the terminal is restored (a fatal error in the interactive program).
+    var exitMessage: String?
+
+    struct Overrides {
+        var colorMode: String?
+        var noAudio = false
+        var audioDevice: String?
+        var frameLimit: UInt64?
+    }
+
+    init(paths: PhosphorPaths) {
+        self.paths = paths
+        try? paths.createFolders()
+        configStore = ConfigStore.load(from: paths.configFile)
+        if let error = configStore.loadError { Log.error("\(error)") }
+        for warning in configStore.warnings { Log.warning("\(warning)") }
+        catalog = CoreCatalog.discover()
+        skins = SkinLoader(paths: paths)
+    }
+
+    var config: PhosphorConfig { configStore.config }
+
+    /// Saves the configuration unless it failed to load (the user's file is never overwritten then).
+    func saveConfig() -> String? {
+        guard configStore.canSave else {
+            return "settings not saved: \(configStore.loadError.map { "\($0)" } ?? "the config file has errors")"
+        }
+        do {
+            try configStore.save()
+            return nil
+        } catch {
+            return "settings not saved: \(error)"
+        }
+    }
+}

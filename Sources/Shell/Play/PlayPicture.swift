@@ -1,0 +1,174 @@
+import Input
+import PhosphorKit
+import Render
+
+/// Draws the play screen (game picture(s) placed by the skin, borders, key legend, status bar)
+/// through the render module and returns the bytes that update the terminal. UI thread only.
+final class PlayPicture {
+    let renderer: FrameRenderer
+    var integerScale: Bool
+    private var lastSize = (columns: 0, rows: 0)
+
+    init(colorMode: ColorMode, integerScale: Bool) {
+        renderer = FrameRenderer(colorMode: colorMode, synchronizedOutput: true)
+        self.integerScale = integerScale
+    }
+
+    var colorMode: ColorMode {
+        get { renderer.colorMode }
+        set {
+            renderer.colorMode = newValue
+            renderer.invalidate()
+        }
+    }
+
+    /// Next encode repaints every cell (after an overlay closed, a resize, Ctrl-L).
+    func invalidate() { renderer.invalidate() }
+
+    struct Content {
+        var frame: VideoFrame?
+        var layout: SkinLayout
+        var skin: Skin
+        var aspectRatio: Double?
+        var legend: [(label: String, keys: String)]
+        var status: String
+        var statusRight: String
+        var tooSmallMessage: String?
+    }
+
+    /// Renders everything and returns the terminal bytes of what changed.
+    func render(_ content: Content, columns: Int, rows: Int) -> [UInt8] {
+        if lastSize != (columns, rows) {
+            lastSize = (columns, rows)
+            renderer.invalidate()
+        }
+        let background = RGBColor(rawValue: content.skin.background.rgb)
+        renderer.beginFrame(columns: columns, rows: rows, background: background)
+        if let message = content.tooSmallMessage {
+            let row = max(0, rows / 2 - 1)
+            let lines = [message, "(the game is paused)"]
+            for (offset, line) in lines.enumerated() {
+                let column = max(0, (columns - line.count) / 2)
+                _ = renderer.put(text: line, column: column, row: row + offset, foreground: RGBColor(rawValue: 0xFFFFFF),
+                                 background: background)
+            }
+        } else {
+            if let frame = content.frame { drawScreens(frame, content) }
+            drawBorders(content)
+            drawLegend(content)
+        }
+        drawStatus(content, columns: columns)
+        var output: [UInt8] = []
+        _ = renderer.encodeChanges(into: &output)
+        // The caller resets SGR and moves the cursor back for ncurses after these bytes.
+        renderer.encoder.forgetTerminalState()
+        return output
+    }
+
+    private func drawScreens(_ frame: VideoFrame, _ content: Content) {
+        guard let format = PixelFormat(rawValue: frame.format.rawValue) else { return }
+        frame.pixels.withUnsafeBytes { bytes in
+            guard let source = try? FrameSource(bytes: bytes, width: frame.width, height: frame.height,
+                                                pitch: frame.pitch, format: format) else { return }
+            for screen in content.layout.screens {
+                // Skins describe the DS frame at 256x384; scale if the core sends another size.
+                let region = screen.source.map { region in
+                    content.skin.frame.map { region.scaled(from: $0, to: FrameSize(width: frame.width, height: frame.height)) } ?? region
+                }
+                let pixels = region.map { PixelRect(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
+                    ?? PixelRect(x: 0, y: 0, width: frame.width, height: frame.height)
+                let target = Render.CellRect(column: screen.cells.x, row: screen.cells.y,
+                                             columns: screen.cells.columns, rows: screen.cells.rows)
+                // The core's aspect ratio describes the whole frame; a DS screen is square-pixelled.
+                let aspect = region == nil ? content.aspectRatio : nil
+                _ = renderer.draw(source, from: pixels, into: target,
+                                  options: ScalingOptions(aspectRatio: aspect, integerScaling: integerScale,
+                                                          barColor: RGBColor(rawValue: content.skin.background.rgb)))
+            }
+        }
+    }
+
+    private func drawBorders(_ content: Content) {
+        guard content.skin.border.style != .none else { return }
+        let color = RGBColor(rawValue: content.skin.border.color.rgb)
+        let background = RGBColor(rawValue: content.skin.background.rgb)
+        let glyphs = BorderGlyphs(style: content.skin.border.style)
+        for box in content.layout.borders where box.columns >= 2 && box.rows >= 2 {
+            func put(_ scalar: Unicode.Scalar, _ column: Int, _ row: Int) {
+                renderer.put(Cell(scalar, foreground: color, background: background), column: column, row: row)
+            }
+            for column in box.x + 1..<box.maxX - 1 {
+                put(glyphs.horizontal, column, box.y)
+                put(glyphs.horizontal, column, box.maxY - 1)
+            }
+            for row in box.y + 1..<box.maxY - 1 {
+                put(glyphs.vertical, box.x, row)
+                put(glyphs.vertical, box.maxX - 1, row)
+            }
+            put(glyphs.topLeft, box.x, box.y)
+            put(glyphs.topRight, box.maxX - 1, box.y)
+            put(glyphs.bottomLeft, box.x, box.maxY - 1)
+            put(glyphs.bottomRight, box.maxX - 1, box.maxY - 1)
+        }
+    }
+
+    private func drawLegend(_ content: Content) {
+        guard let legend = content.layout.legend, let style = content.skin.legend else { return }
+        let background = RGBColor(rawValue: content.skin.background.rgb)
+        let text = RGBColor(rawValue: style.textColor.rgb)
+        let keys = RGBColor(rawValue: style.keyColor.rgb)
+        var row = legend.box.y
+        var column = legend.box.x
+        for entry in content.legend {
+            if legend.position == .bottom {
+                let width = entry.label.count + entry.keys.count + 3
+                if column + width > legend.box.maxX { column = legend.box.x; row += 1 }
+                guard row < legend.box.maxY else { break }
+                column += renderer.put(text: entry.keys, column: column, row: row, foreground: keys, background: background)
+                column += renderer.put(text: " " + entry.label + "  ", column: column, row: row, foreground: text, background: background)
+            } else {
+                guard row < legend.box.maxY else { break }
+                let width = legend.box.columns
+                let keyText = String(entry.keys.prefix(max(0, width - entry.label.count - 1)))
+                _ = renderer.put(text: String(entry.label.prefix(width)), column: column, row: row, foreground: text, background: background)
+                let keyColumn = legend.box.maxX - keyText.count
+                if keyColumn > column + entry.label.count {
+                    _ = renderer.put(text: keyText, column: keyColumn, row: row, foreground: keys, background: background)
+                }
+                row += 1
+            }
+        }
+    }
+
+    private func drawStatus(_ content: Content, columns: Int) {
+        let bar = content.layout.statusBar
+        guard !bar.isEmpty else { return }
+        let background = RGBColor(rawValue: 0x202830)
+        let foreground = RGBColor(rawValue: 0xD0D8E0)
+        renderer.fill(Render.CellRect(column: bar.x, row: bar.y, columns: bar.columns, rows: bar.rows), with: background)
+        let right = content.statusRight
+        let rightColumn = max(bar.x, bar.maxX - right.count - 1)
+        _ = renderer.put(text: " " + String(content.status.prefix(max(0, rightColumn - bar.x - 2))), column: bar.x,
+                         row: bar.y, foreground: foreground, background: background)
+        _ = renderer.put(text: right, column: rightColumn, row: bar.y, foreground: RGBColor(rawValue: 0x80C0FF), background: background)
+    }
+}
+
+/// Box-drawing characters for a skin's border style.
+struct BorderGlyphs {
+    var horizontal: Unicode.Scalar
+    var vertical: Unicode.Scalar
+    var topLeft: Unicode.Scalar
+    var topRight: Unicode.Scalar
+    var bottomLeft: Unicode.Scalar
+    var bottomRight: Unicode.Scalar
+
+    init(style: BorderStyle) {
+        switch style {
+        case .double: (horizontal, vertical, topLeft, topRight, bottomLeft, bottomRight) = ("═", "║", "╔", "╗", "╚", "╝")
+        case .rounded: (horizontal, vertical, topLeft, topRight, bottomLeft, bottomRight) = ("─", "│", "╭", "╮", "╰", "╯")
+        case .heavy: (horizontal, vertical, topLeft, topRight, bottomLeft, bottomRight) = ("━", "┃", "┏", "┓", "┗", "┛")
+        default: (horizontal, vertical, topLeft, topRight, bottomLeft, bottomRight) = ("─", "│", "┌", "┐", "└", "┘")
+        }
+    }
+}

@@ -1,0 +1,379 @@
+import Audio
+import Emulation
+import Foundation
+import Input
+import PhosphorKit
+import Render
+
+/// A game running in the terminal: owns the core thread and the audio output, turns key events
+/// into buttons and actions, and draws the newest frame on every display tick.
+///
+/// Threading: UI thread only. The core runs on its own thread (`CoreThread`); frames, samples and
+/// buttons cross over through the lock-free mailbox, ring and input state.
+final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScreen {
+    let launch: GameLaunch
+    let system: GameSystem
+    let core: CoreInfo
+    let thread: CoreThread
+    let services: AppServices
+    private(set) var audio: AudioOutput?
+    private(set) var audioStatus: String?
+    let input: PlayerInput
+    let picture: PlayPicture
+    private(set) var skin: Skin
+    let states: StateStore
+    let gameKey: String
+
+    private var lastFrame: VideoFrame?
+    private var needsRender = true
+    private var fastForwardLatched = false
+    private(set) var fastForwardSpeed: Double
+    private(set) var slot: Int
+    private var notice: (text: String, until: ContinuousClock.Instant)?
+    private var startedAt = ContinuousClock.now
+    private var closed = false
+    private var pausedForSize = false
+    private(set) var menuOpen = false
+    var dsLayout: DSScreenLayout
+    var statusBarVisible: Bool
+    /// Called once when the screen closes, with the seconds played (library accounting).
+    var onFinished: ((Int) -> Void)?
+
+    init(launch: GameLaunch, services: AppServices, releaseEvents: Bool, terminal: TerminalSession) throws {
+        self.launch = launch
+        self.services = services
+        let config = services.config
+        let detected = try launch.system ?? RomCheck.inspect(launch.rom)
+        core = try CoreSelection.core(for: launch.rom, system: detected, explicitCore: launch.explicitCore,
+                                      preferences: config.corePreferences, catalog: services.catalog)
+        guard let system = detected ?? core.systems.first else {
+            throw EmulationError.unknownSystem(file: launch.rom.lastPathComponent)
+        }
+        self.system = system
+        gameKey = GameIdentity.key(forROM: launch.rom)
+
+        // Audio first: its high-water mark paces the core thread at 1x.
+        var audio: AudioOutput?
+        if services.overrides.noAudio {
+            audioStatus = "sound off"
+        } else {
+            do {
+                audio = try AudioOutput(device: services.overrides.audioDevice ?? config.audio.device,
+                                        latency: .milliseconds(config.audio.latencyMilliseconds))
+            } catch {
+                audioStatus = "no sound: \(error)"
+                Log.warning("\(error)")
+            }
+        }
+        let ring = SampleRing(minimumCapacity: 48_000)
+        thread = CoreThread(configuration: CoreHost.Configuration(core: core, rom: launch.rom, paths: services.paths,
+                                                                  system: system),
+                            audioRing: audio == nil ? nil : ring)
+        thread.frameLimit = services.overrides.frameLimit
+        thread.muteWhileFastForwarding = config.audio.fastForwardAudio == .mute
+        try thread.start()
+        let avInfo = try thread.perform { $0.avInfo }
+        if let audio {
+            thread.audioHighWater = audio.ringHighWater
+            do {
+                audio.setVolume(Double(config.audio.volume) / 100)
+                audio.setMuted(config.audio.muted)
+                try audio.start(ring: ring, sourceRate: avInfo.sampleRate)
+            } catch {
+                audioStatus = "no sound: \(error)"
+                thread.audioHighWater = nil
+            }
+        }
+        self.audio = audioStatus == nil ? audio : nil
+
+        let keyMaps = KeyMapStore(paths: services.paths)
+        let loaded = keyMaps.load(system: system, game: gameKey)
+        input = PlayerInput(system: system, keyMap: loaded.map, releaseEvents: releaseEvents,
+                            timing: HoldTiming(initialDelay: .milliseconds(config.hold.initialDelayMilliseconds),
+                                               repeatGap: .milliseconds(config.hold.repeatGapMilliseconds)))
+        let colorMode = (try? services.overrides.colorMode.map(ColorMode.init(argument:)))
+            ?? config.video.colorMode.renderMode ?? ColorMode.detect(environment: ProcessInfo.processInfo.environment)
+        picture = PlayPicture(colorMode: colorMode, integerScale: config.video.integerScale)
+        let skinResult = services.skins.skin(for: system)
+        skin = skinResult.skin
+        dsLayout = config.dsLayout
+        statusBarVisible = config.video.showStatusBar
+        fastForwardSpeed = Double(config.fastForward.effectiveSpeed(for: system).multiplier ?? 0)
+        slot = config.lastStateSlots[gameKey] ?? 1
+        let version = (try? LibretroCoreInfoReader.version(of: core.path)) ?? core.displayVersion ?? "?"
+        states = StateStore(folder: services.paths.states.appendingPathComponent(system.rawValue),
+                            game: GameIdentity(key: gameKey, system: system, romSize: Self.fileSize(launch.rom),
+                                               coreName: core.name, coreVersion: version))
+
+        var notices = loaded.problems.map(\.description) + skinResult.errors.map(\.description)
+        if let audioStatus { notices.append(audioStatus) }
+        if let releaseNotice = input.notice { notices.append(releaseNotice) }
+        if let first = notices.first { notify(first, seconds: 6) }
+        for extra in notices.dropFirst() { Log.warning(extra) }
+        if launch.resume { loadState(.auto, quiet: true) }
+    }
+
+    private static func fileSize(_ url: URL) -> Int? {
+        (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? nil
+    }
+
+    // MARK: Screen
+
+    func handle(_ event: InputEvent, now: ContinuousClock.Instant, actions: inout [AppAction]) -> EventResult {
+        if case .key(let key) = event, key.kind != .release, key.modifiers == .control, key.key == .character("l") {
+            picture.invalidate()
+            needsRender = true
+            return .consumed
+        }
+        if case .key(let key) = event, key.kind == .press, key.modifiers == .control, key.key == .character("c") {
+            actions.append(launchedFromLibrary ? .returnToLibrary : .quit)
+            return .consumed
+        }
+        for action in input.handle(event, now: now) { perform(action, actions: &actions) }
+        needsRender = true
+        return .consumed
+    }
+
+    private var launchedFromLibrary: Bool { launch.gameID != nil }
+
+    func perform(_ action: InputAction, actions: inout [AppAction]) {
+        switch action {
+        case .pauseMenu: openMenu(actions: &actions)
+        case .fastForwardToggle:
+            fastForwardLatched.toggle()
+            notify(fastForwardLatched ? "fast-forward \(speedText)" : "normal speed")
+        case .fastForwardHold: break
+        case .quickSave: saveState(.quick)
+        case .quickLoad: loadState(.quick)
+        case .holdButtonToggle: break
+        case .screenshot: takeScreenshot()
+        case .stateSlotUp: changeSlot(by: 1)
+        case .stateSlotDown: changeSlot(by: -1)
+        case .reset:
+            _ = try? thread.perform { $0.reset() }
+            notify("reset")
+        case .quit: actions.append(launchedFromLibrary ? .returnToLibrary : .quit)
+        }
+    }
+
+    func openMenu(actions: inout [AppAction]) {
+        thread.pause()
+        audio?.setMuted(true)
+        menuOpen = true
+        input.releaseKeys()
+        actions.append(.push(PauseMenu(play: self)))
+    }
+
+    /// The pause menu closed.
+    func menuClosed() {
+        menuOpen = false
+        audio?.setMuted(services.config.audio.muted)
+        if !pausedForSize { thread.resume() }
+        picture.invalidate()
+        needsRender = true
+    }
+
+    func becameTop() {
+        picture.invalidate()
+        needsRender = true
+    }
+
+    func tick(now: ContinuousClock.Instant, context: DrawContext, actions: inout [AppAction]) -> Duration? {
+        let status = thread.currentStatus
+        switch status.state {
+        case .stopped, .crashed:
+            if case .crashed(let message) = status.state { services.exitMessage = message }
+            actions.append(launchedFromLibrary ? .returnToLibrary : .quit)
+            return nil
+        default:
+            break
+        }
+        if !menuOpen {
+            let speed = (fastForwardLatched || input.isFastForwardHeld(now: now)) ? fastForwardSpeed : 1
+            if speed != status.speed {
+                thread.setSpeed(speed)
+                audio?.setSpeed(speed == 0 ? 8 : speed)
+            }
+            for port in 0..<2 { thread.input.set(input.buttons(port: port, now: now), port: port) }
+            let pointer = input.pointer
+            thread.input.setPointer(x: pointer.x, y: pointer.y, pressed: pointer.pressed)
+        }
+        if let frame = thread.mailbox.takeLatest() {
+            lastFrame = frame
+            needsRender = true
+        }
+        if let current = notice, now > current.until {
+            notice = nil
+            needsRender = true
+        }
+        if needsRender && !menuOpen {
+            needsRender = false
+            render(context: context, status: status)
+        }
+        let fps = status.avInfo?.framesPerSecond ?? 60
+        return .milliseconds(Int64(1000 / min(max(fps, 30), 60)))
+    }
+
+    func draw(in context: DrawContext) {
+        // The picture is drawn on ticks; a draw request (resize, overlay closed) repaints it.
+        render(context: context, status: thread.currentStatus)
+    }
+
+    private func render(context: DrawContext, status: CoreThread.Status) {
+        let columns = context.columns
+        let rows = context.rows
+        let layout = currentLayout(columns: columns, rows: rows)
+        let tooSmall = layout.isTooSmall || context.terminal.isTooSmall
+        if tooSmall != pausedForSize {
+            pausedForSize = tooSmall
+            if tooSmall { thread.pause() } else if !menuOpen { thread.resume() }
+        }
+        updateTouchScreen(layout)
+        let content = PlayPicture.Content(
+            frame: lastFrame, layout: layout, skin: skin, aspectRatio: status.avInfo?.aspectRatio,
+            legend: legendEntries(for: layout), status: statusText(status), statusRight: notice?.text ?? "",
+            tooSmallMessage: tooSmall
+                ? "Terminal too small: \(columns)x\(rows), this skin needs \(max(layout.requiredColumns, TerminalSession.minimumColumns))x\(max(layout.requiredRows, TerminalSession.minimumRows))"
+                : nil)
+        context.writeRaw(picture.render(content, columns: columns, rows: rows))
+    }
+
+    func currentLayout(columns: Int, rows: Int) -> SkinLayout {
+        let statusRows = statusBarVisible ? 1 : 0
+        if system == .nds {
+            return skin.layout(terminalColumns: columns, rows: rows, statusBarRows: statusRows, dsLayout: dsLayout)
+        }
+        return skin.layout(terminalColumns: columns, rows: rows, statusBarRows: statusRows)
+    }
+
+    private func updateTouchScreen(_ layout: SkinLayout) {
+        guard system == .nds else { return }
+        // The touch screen is the one whose source is the bottom half of the DS frame.
+        if let bottom = layout.screens.first(where: { ($0.source?.y ?? 0) > 0 }) {
+            input.touchScreen = Input.CellRect(column: bottom.cells.x, row: bottom.cells.y,
+                                               columns: bottom.cells.columns, rows: bottom.cells.rows)
+        } else {
+            input.touchScreen = nil
+        }
+    }
+
+    private func legendEntries(for layout: SkinLayout) -> [(label: String, keys: String)] {
+        guard let legend = layout.legend else { return [] }
+        return legend.buttons.map { button in
+            let keys = input.keyMap.keys(for: .button(port: 0, button)).map(\.name)
+            return (system.label(for: button), keys.prefix(2).joined(separator: "/"))
+        }
+    }
+
+    var speedText: String { fastForwardSpeed == 0 ? "unlimited" : "\(Int(fastForwardSpeed))x" }
+
+    private func statusText(_ status: CoreThread.Status) -> String {
+        var parts = ["\(system.shortName)", "\(Int(status.measuredFPS.rounded())) fps"]
+        if status.speed != 1 { parts.append(status.speed == 0 ? "▶▶ max" : "▶▶ \(Int(status.speed))x") }
+        if let held = input.holdStatusText { parts.append(held) }
+        if input.holdButtons.isArmed { parts.append("HOLD: press a button") }
+        parts.append("slot \(slot)")
+        if let audio {
+            if audio.isMuted { parts.append("muted") } else { parts.append("vol \(Int((audio.volume * 100).rounded()))%") }
+            if audio.underruns > 0 { parts.append("xrun \(audio.underruns)") }
+        } else {
+            parts.append("no sound")
+        }
+        return parts.joined(separator: " · ")
+    }
+
+    func notify(_ message: String) { notify(message, seconds: 3) }
+
+    func notify(_ message: String, seconds: Int) {
+        notice = (RomInspector.sanitizedDisplayText(message), .now + .seconds(seconds))
+        needsRender = true
+    }
+
+    // MARK: States, screenshots, slots
+
+    func saveState(_ slot: StateSlot, quiet: Bool = false) {
+        do {
+            let bytes = try thread.perform { try $0.serializeState() }
+            try states.save(bytes, to: slot, screenshot: lastFrame)
+            if !quiet { notify("saved \(slot)") }
+        } catch {
+            notify("\(error)", seconds: 5)
+            Log.error("\(error)")
+        }
+    }
+
+    func loadState(_ slot: StateSlot, quiet: Bool = false) {
+        do {
+            let current = try thread.perform { try $0.serializeState() }
+            let loaded = try states.load(slot, currentState: current)
+            try thread.perform { try $0.unserializeState(loaded.bytes) }
+            for warning in loaded.warnings { Log.warning(warning) }
+            if !quiet { notify("loaded \(slot)") }
+        } catch {
+            if !quiet || !"\(error)".contains("empty") { notify("\(error)", seconds: 5) }
+            Log.error("\(error)")
+        }
+    }
+
+    func undoLoad() {
+        do {
+            let current = try thread.perform { try $0.serializeState() }
+            let previous = try states.undoLastLoad(currentState: current)
+            try thread.perform { try $0.unserializeState(previous) }
+            notify("undid the last load")
+        } catch {
+            notify("\(error)", seconds: 5)
+        }
+    }
+
+    func takeScreenshot() {
+        guard let lastFrame else { return notify("no picture yet") }
+        do {
+            let file = try ScreenshotWriter.write(lastFrame, game: gameKey, folder: services.paths.screenshots)
+            notify("screenshot \(file.lastPathComponent)")
+        } catch {
+            notify("screenshot failed: \(error)", seconds: 5)
+        }
+    }
+
+    func changeSlot(by delta: Int) {
+        slot = (slot - 1 + delta + 9) % 9 + 1
+        notify("state slot \(slot)")
+        services.configStore.config.lastStateSlots[gameKey] = slot
+    }
+
+    func setFastForwardSpeed(_ speed: Double) { fastForwardSpeed = speed }
+
+    func setColorMode(_ mode: ColorMode) {
+        picture.colorMode = mode
+        needsRender = true
+    }
+
+    // MARK: Closing and suspending
+
+    func close() {
+        guard !closed else { return }
+        closed = true
+        if case .crashed = thread.currentStatus.state {} else {
+            saveState(.auto, quiet: true)
+        }
+        thread.stop()
+        audio?.stop()
+        _ = services.saveConfig()
+        let seconds = Int((ContinuousClock.now - startedAt).components.seconds)
+        onFinished?(seconds)
+    }
+
+    func willSuspend() {
+        thread.pause()
+        audio?.setMuted(true)
+    }
+
+    func didResume() {
+        input.releaseKeys()
+        audio?.setMuted(services.config.audio.muted)
+        if !menuOpen && !pausedForSize { thread.resume() }
+        picture.invalidate()
+        needsRender = true
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import XCTest
+
+/// Runs the real `phosphor` in a real terminal (a detached tmux session with its own server
+/// socket), types keys with `send-keys`, and reads the screen with `capture-pane`.
+final class TmuxSession {
+    let socket: String
+    let name = "phosphor"
+    let home: URL
+    private(set) var started = false
+
+    /// - Parameters:
+    ///   - arguments: phosphor's arguments.
+    ///   - columns/rows: the terminal size.
+    ///   - environment: extra variables (PHOSPHOR_HOME is set to `home`).
+    init(arguments: [String], columns: Int = 120, rows: Int = 40, home: URL,
+         environment: [String: String] = [:]) throws {
+        self.home = home
+        socket = "phosphor-test-\(UUID().uuidString.prefix(8))"
+        var variables = ["PHOSPHOR_HOME": home.path, "LANG": "C.UTF-8", "TERM": "xterm-256color"]
+        for (key, value) in environment { variables[key] = value }
+        let exports = variables.map { "\($0.key)=\(Self.quote($0.value))" }.joined(separator: " ")
+        let command = "\(exports) \(Self.quote(PhosphorProcess.binary.path)) \(arguments.map(Self.quote).joined(separator: " ")); echo \"PHOSPHOR-EXIT=$?\"; sleep 600"
+        try tmux(["new-session", "-d", "-s", name, "-x", "\(columns)", "-y", "\(rows)", command])
+        started = true
+    }
+
+    deinit { stop() }
+
+    func stop() {
+        guard started else { return }
+        started = false
+        _ = try? tmux(["kill-server"])
+    }
+
+    static func quote(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+
+    @discardableResult
+    func tmux(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/tmux")
+        process.arguments = ["-L", socket, "-f", "/dev/null"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Keys in tmux's names (`Escape`, `Enter`, `Up`, `C-c`, or literal text with `literal: true`).
+    func send(_ keys: String..., literal: Bool = false) throws {
+        try tmux(["send-keys", "-t", name] + (literal ? ["-l"] : []) + keys)
+    }
+
+    /// The screen as text (and with `escapes`, with colour SGRs as tmux reports them).
+    func capture(escapes: Bool = false) throws -> String {
+        try tmux(["capture-pane", "-p", "-t", name] + (escapes ? ["-e"] : []))
+    }
+
+    /// Polls the screen until `predicate` holds or `timeout` passes; returns the last capture.
+    @discardableResult
+    func waitFor(_ description: String, timeout: TimeInterval = 10, escapes: Bool = false,
+                 file: StaticString = #filePath, line: UInt = #line,
+                 _ predicate: (String) -> Bool) throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        var screen = ""
+        while Date() < deadline {
+            screen = try capture(escapes: escapes)
+            if predicate(screen) { return screen }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        XCTFail("timed out waiting for \(description); screen:\n\(screen)", file: file, line: line)
+        return screen
+    }
+
+    /// Waits for the text to appear on screen.
+    @discardableResult
+    func waitFor(text: String, timeout: TimeInterval = 10, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        try waitFor("'\(text)'", timeout: timeout, file: file, line: line) { $0.contains(text) }
+    }
+
+    /// The exit status once phosphor has ended (the shell prints it), or nil while it runs.
+    func exitStatus() throws -> Int32? {
+        let screen = try capture()
+        guard let range = screen.range(of: "PHOSPHOR-EXIT=") else { return nil }
+        let digits = screen[range.upperBound...].prefix { $0.isNumber }
+        return Int32(digits)
+    }
+
+    func waitForExit(timeout: TimeInterval = 15, file: StaticString = #filePath, line: UInt = #line) throws -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if let status = try exitStatus() { return status }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        XCTFail("phosphor did not exit; screen:\n\(try capture())", file: file, line: line)
+        return nil
+    }
+
+    /// The pid of the process running in the pane (phosphor while it runs; the shell otherwise).
+    func panePID() throws -> Int32? {
+        Int32(try tmux(["display-message", "-p", "-t", name, "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+}
