@@ -16,7 +16,7 @@
 # if any section failed.
 #
 # Environment: BENCH_SECONDS (length of one headless run, default 1.5), BENCH_RUNS (best of,
-# default 3), AUDIO_SECONDS (per audio run, default 20), PEER_FRAMES (default 600),
+# default 5), AUDIO_SECONDS (per audio run, default 20), PEER_FRAMES (default 600),
 # GAMBATERM_VENV (default /tmp/phosphor-bench-gambaterm), RENDER_BENCH and AUDIO_BENCH
 # (the scripts of sections 2 and 3), BENCHMARKS (output file, default BENCHMARKS.md).
 set -uo pipefail
@@ -33,7 +33,7 @@ if [ ! -x "$BIN" ]; then
     exit 2
 fi
 BENCH_SECONDS=${BENCH_SECONDS:-1.5}
-BENCH_RUNS=${BENCH_RUNS:-3}
+BENCH_RUNS=${BENCH_RUNS:-5}
 AUDIO_SECONDS=${AUDIO_SECONDS:-20}
 PEER_FRAMES=${PEER_FRAMES:-600}
 GAMBATERM_VENV=${GAMBATERM_VENV:-/tmp/phosphor-bench-gambaterm}
