@@ -104,6 +104,7 @@ if [ -x "$RENDER_BENCH" ]; then
     else
         say "(Recording cartridge frames failed: $(tail -n 1 "$work/frames.log" 2>/dev/null); synthetic scenes only.)" ""
     fi
+    if [ "$RENDER_BENCH" != Bench/render/run.sh ]; then say "(Script: \`$RENDER_BENCH\`.)" ""; fi
     section_run render "$RENDER_BENCH" "${frame_dirs[@]}"
 else
     say "Not available: $RENDER_BENCH is not in this checkout."
@@ -113,6 +114,7 @@ say ""
 # ---- 3: audio ----------------------------------------------------------------------
 say "## 3. Audio: underruns and audio-thread CPU" ""
 if [ -x "$AUDIO_BENCH" ]; then
+    if [ "$AUDIO_BENCH" != Bench/audio/run.sh ]; then say "(Script: \`$AUDIO_BENCH\`.)" ""; fi
     section_run audio "$AUDIO_BENCH" "$AUDIO_SECONDS"
 else
     say "Not available: $AUDIO_BENCH is not in this checkout."
