@@ -41,6 +41,7 @@ struct HeadlessRun {
         let thread = CoreThread(configuration: CoreHost.Configuration(core: core, rom: rom, paths: paths, system: system))
         thread.realTime = false
         thread.frameLimit = frames
+        thread.copyOnlyFinalFrames = true
         let failure = Mutex<Error?>(nil)
         let recorder = try audioWAV.map { try AudioRecording(file: $0) }
         let input = self.input

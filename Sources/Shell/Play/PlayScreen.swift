@@ -25,6 +25,7 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
     let gameKey: String
 
     private var lastFrame: VideoFrame?
+    private var lastStatus = ""
     private var needsRender = true
     private var fastForwardLatched = false
     private(set) var fastForwardSpeed: Double
@@ -74,14 +75,13 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
         try thread.start()
         let avInfo = try thread.perform { $0.avInfo }
         if let audio {
-            thread.audioHighWater = audio.ringHighWater
             do {
                 audio.setVolume(Double(config.audio.volume) / 100)
                 audio.setMuted(config.audio.muted)
                 try audio.start(ring: ring, sourceRate: avInfo.sampleRate)
+                thread.audioHighWater = audio.ringHighWater  // follows the rate given to start
             } catch {
                 audioStatus = "no sound: \(error)"
-                thread.audioHighWater = nil
             }
         }
         self.audio = audioStatus == nil ? audio : nil
@@ -198,8 +198,21 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
             let pointer = input.pointer
             thread.input.setPointer(x: pointer.x, y: pointer.y, pressed: pointer.pressed)
         }
+        if let audio, let rate = status.avInfo?.sampleRate, rate != audio.sourceRate {
+            // The core changed its timing (SET_SYSTEM_AV_INFO): resample from the new rate.
+            try? audio.setSourceRate(rate)
+            thread.audioHighWater = audio.ringHighWater
+        }
         if let frame = thread.mailbox.takeLatest() {
+            // Most games repeat identical frames often; drawing them again would only cost CPU.
+            if frame.width != lastFrame?.width || frame.height != lastFrame?.height || frame.pixels != lastFrame?.pixels {
+                needsRender = true
+            }
             lastFrame = frame
+        }
+        let statusLine = statusText(status)
+        if statusLine != lastStatus {
+            lastStatus = statusLine
             needsRender = true
         }
         if let current = notice, now > current.until {
@@ -208,7 +221,7 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
         }
         if needsRender && !menuOpen {
             needsRender = false
-            render(context: context, status: status)
+            render(context: context, status: thread.currentStatus)
         }
         let fps = status.avInfo?.framesPerSecond ?? 60
         return .milliseconds(Int64(1000 / min(max(fps, 30), 60)))
@@ -354,8 +367,10 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
     func close() {
         guard !closed else { return }
         closed = true
-        if case .crashed = thread.currentStatus.state {} else {
-            saveState(.auto, quiet: true)
+        // The automatic state needs a running core (not after a crash or the --frames limit).
+        switch thread.currentStatus.state {
+        case .running, .paused, .starting: saveState(.auto, quiet: true)
+        case .stopped, .crashed: break
         }
         thread.stop()
         audio?.stop()
