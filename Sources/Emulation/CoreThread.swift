@@ -128,6 +128,11 @@ public final class CoreThread: @unchecked Sendable {
     }
 
     public func pause() { request(.paused) }
+
+    /// Runs exactly one frame (frame advance while paused) and returns when it is done.
+    public func step() throws {
+        try perform { $0.runFrame() }
+    }
     public func resume() { request(.running) }
 
     /// 1 = real time; 2, 4, 8… = fast-forward; 0 = unlimited.

@@ -19,6 +19,8 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
     private(set) var audio: AudioOutput?
     private(set) var audioStatus: String?
     let input: PlayerInput
+    /// Local gamepads (Linux evdev): one per player, hot-plugged.
+    let gamepads = GamepadManager()
     let picture: PlayPicture
     private(set) var skin: Skin
     let states: StateStore
@@ -26,6 +28,7 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
 
     private var lastFrame: VideoFrame?
     private var lastStatus = ""
+    private var lastGamepadNotice: String?
     private var needsRender = true
     private var fastForwardLatched = false
     private(set) var fastForwardSpeed: Double
@@ -152,8 +155,17 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
         case .reset:
             _ = try? thread.perform { $0.reset() }
             notify("reset")
+        case .mute: toggleMute()
         case .quit: actions.append(launchedFromLibrary ? .returnToLibrary : .quit)
         }
+    }
+
+    /// Sound on/off (a key and the pause menu); remembered in the config.
+    func toggleMute() {
+        services.configStore.config.audio.muted.toggle()
+        let muted = services.config.audio.muted
+        audio?.setMuted(muted)
+        notify(audio == nil ? (audioStatus ?? "no sound") : (muted ? "sound off" : "sound on"))
     }
 
     func openMenu(actions: inout [AppAction]) {
@@ -193,6 +205,12 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
             if speed != status.speed {
                 thread.setSpeed(speed)
                 audio?.setSpeed(speed == 0 ? 8 : speed)
+            }
+            gamepads.poll(now: now)
+            input.gamepadButtons = gamepads.masks
+            if let notice = gamepads.notice, notice != lastGamepadNotice {
+                lastGamepadNotice = notice
+                notify(notice, seconds: 6)
             }
             for port in 0..<2 { thread.input.set(input.buttons(port: port, now: now), port: port) }
             let pointer = input.pointer
@@ -374,6 +392,7 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
         }
         thread.stop()
         audio?.stop()
+        gamepads.closeAll()
         _ = services.saveConfig()
         let seconds = Int((ContinuousClock.now - startedAt).components.seconds)
         onFinished?(seconds)
