@@ -29,6 +29,10 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
     private var lastFrame: VideoFrame?
     private var lastStatus = ""
     private var lastGamepadNotice: String?
+    /// Pictures written to the terminal per second (lower than the game's fps on a slow terminal).
+    private var displayedFPS: Double = 0
+    private var displayCount = 0
+    private var displayWindowStart = ContinuousClock.now
     private var needsRender = true
     private var fastForwardLatched = false
     private(set) var fastForwardSpeed: Double
@@ -63,7 +67,8 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
         } else {
             do {
                 audio = try AudioOutput(device: services.overrides.audioDevice ?? config.audio.device,
-                                        latency: .milliseconds(config.audio.latencyMilliseconds))
+                                        latency: .milliseconds(config.audio.latencyMilliseconds),
+                                        fastForward: config.audio.fastForwardAudio == .spedUp ? .spedUp : .muted)
             } catch {
                 audioStatus = "no sound: \(error)"
                 Log.warning("\(error)")
@@ -267,6 +272,13 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
                 ? "Terminal too small: \(columns)x\(rows), this skin needs \(max(layout.requiredColumns, TerminalSession.minimumColumns))x\(max(layout.requiredRows, TerminalSession.minimumRows))"
                 : nil)
         context.writeRaw(picture.render(content, columns: columns, rows: rows))
+        displayCount += 1
+        let now = ContinuousClock.now
+        if now - displayWindowStart >= .seconds(1) {
+            displayedFPS = Double(displayCount) / (now - displayWindowStart).secondsValue
+            displayCount = 0
+            displayWindowStart = now
+        }
     }
 
     func currentLayout(columns: Int, rows: Int) -> SkinLayout {
@@ -300,6 +312,8 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
 
     private func statusText(_ status: CoreThread.Status) -> String {
         var parts = ["\(system.shortName)", "\(Int(status.measuredFPS.rounded())) fps"]
+        // A slow terminal drops frames (the newest wins): say how many it really shows.
+        if displayedFPS > 0, displayedFPS < min(status.measuredFPS, 60) * 0.9 { parts[1] += " (shown \(Int(displayedFPS)))" }
         if status.speed != 1 { parts.append(status.speed == 0 ? "▶▶ max" : "▶▶ \(Int(status.speed))x") }
         if let held = input.holdStatusText { parts.append(held) }
         if input.holdButtons.isArmed { parts.append("HOLD: press a button") }
