@@ -29,7 +29,7 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
     private var lastFrame: VideoFrame?
     private var lastStatus = ""
     private var lastGamepadNotice: String?
-    /// Pictures written to the terminal per second (lower than the game's fps on a slow terminal).
+    /// Frames taken from the mailbox per second (lower than the game's fps when the UI falls behind).
     private var displayedFPS: Double = 0
     private var displayCount = 0
     private var displayWindowStart = ContinuousClock.now
@@ -227,6 +227,7 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
             thread.audioHighWater = audio.ringHighWater
         }
         if let frame = thread.mailbox.takeLatest() {
+            countShownFrame()
             // Most games repeat identical frames often; drawing them again would only cost CPU.
             if frame.width != lastFrame?.width || frame.height != lastFrame?.height || frame.pixels != lastFrame?.pixels {
                 needsRender = true
@@ -272,6 +273,10 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
                 ? "Terminal too small: \(columns)x\(rows), this skin needs \(max(layout.requiredColumns, TerminalSession.minimumColumns))x\(max(layout.requiredRows, TerminalSession.minimumRows))"
                 : nil)
         context.writeRaw(picture.render(content, columns: columns, rows: rows))
+    }
+
+    /// Counts a frame the UI took from the mailbox (the rest were overwritten unseen).
+    private func countShownFrame() {
         displayCount += 1
         let now = ContinuousClock.now
         if now - displayWindowStart >= .seconds(1) {
