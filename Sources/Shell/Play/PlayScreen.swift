@@ -33,6 +33,7 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
     private var displayedFPS: Double = 0
     private var displayCount = 0
     private var displayWindowStart = ContinuousClock.now
+    private var nextDisplayTick = ContinuousClock.now
     private var needsRender = true
     private var fastForwardLatched = false
     private(set) var fastForwardSpeed: Double
@@ -247,8 +248,13 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
             needsRender = false
             render(context: context, status: thread.currentStatus)
         }
-        let fps = status.avInfo?.framesPerSecond ?? 60
-        return .milliseconds(Int64(1000 / min(max(fps, 30), 60)))
+        // Wake on a fixed cadence (deadline += period), not "period after the work", which
+        // drifted to ~49 displayed frames a second.
+        let fps = min(max(status.avInfo?.framesPerSecond ?? 60, 30), 60)
+        let period = Duration.nanoseconds(Int64(1e9 / fps))
+        nextDisplayTick += period
+        if nextDisplayTick < now { nextDisplayTick = now + period }
+        return nextDisplayTick - now
     }
 
     func draw(in context: DrawContext) {
