@@ -157,7 +157,9 @@ final class PhosphorApp {
                 do {
                     let play = try PlayScreen(launch: launch, services: services, releaseEvents: releaseEvents,
                                               terminal: terminal)
+                    play.onFinished = { [services] seconds in services.onGameFinished?(launch, seconds) }
                     screens.append(play)
+                    services.onGameStarted?(launch)
                     CursesWindow.repaintEverything()
                 } catch {
                     let message = "\(error)"
