@@ -68,9 +68,11 @@ struct BrowserModel {
         rebuild(keeping: previous)
     }
 
-    /// The text a search matches: the folded title, then the folded file-name title.
+    /// The text a search matches: the folded title, the folded file-name title, and the system's
+    /// names (so "snes" or "color" finds a console's games).
     static func searchKey(for game: Game) -> String {
-        GameLibrary.folded(game.title) + " \u{1F} " + GameLibrary.folded(LibraryScanner.title(fromFileName: game.fileName))
+        [game.title, LibraryScanner.title(fromFileName: game.fileName), game.system.displayName, game.system.shortName]
+            .map(GameLibrary.folded).joined(separator: " \u{1F} ")
     }
 
     /// True when every whitespace-separated word of `search` occurs in `key`, ignoring case and accents.
