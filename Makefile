@@ -17,7 +17,7 @@ DEPS_BUILD := libncurses-dev libasound2-dev retroarch-dev libretro-core-info lib
 	libsqlite3-dev libarchive-dev libpng-dev
 DEPS_CORES := libretro-nestopia libretro-gambatte libretro-mgba libretro-bsnes-mercury-performance \
 	libretro-desmume libretro-beetle-pce-fast
-DEPS_TEST := tmux cc65 sdcc binutils-arm-none-eabi libchafa-dev python3 zip p7zip-full
+DEPS_TEST := tmux cc65 sdcc binutils-arm-none-eabi libchafa-dev libglib2.0-dev python3 zip p7zip-full
 DEPS := $(DEPS_BUILD) $(DEPS_CORES) $(DEPS_TEST)
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

@@ -40,6 +40,10 @@ let package = Package(
             "PhosphorKit", "Render", "Emulation", "Audio", "Input", "Library", "CCurses",
         ]),
         .executableTarget(name: "phosphor", dependencies: ["Shell"]),
+        // Benchmarks (`make bench`): Render against chafa, and the audio output's underruns.
+        .executableTarget(name: "phosphor-bench", dependencies: ["Render"]),
+        .executableTarget(name: "AudioBench", dependencies: ["Audio", "PhosphorKit"], path: "Bench/audio",
+                          exclude: ["run.sh"]),
 
         // MARK: Tests.
         .testTarget(name: "PhosphorKitTests", dependencies: ["PhosphorKit"]),

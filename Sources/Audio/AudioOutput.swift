@@ -54,7 +54,6 @@ public final class AudioOutput: Sendable {
 
     deinit {
         stop()
-        pending.withLock { $0?.close() }
     }
 
     /// Starts the audio thread reading `ring`, whose samples are at `sourceRate` Hz. Once only.
@@ -89,8 +88,9 @@ public final class AudioOutput: Sendable {
     /// The core's current sample rate.
     public var sourceRate: Double { Double(bitPattern: controls.sourceRate.load(ordering: .relaxed)) }
 
-    /// 1 = normal; above 1 = fast-forward (muted or sped up, see `fastForwardAudio`).
-    /// Returning to 1 flushes the ring and the resampler.
+    /// 1 = normal; above 1 = fast-forward (muted or sped up, see `fastForwardAudio`; sped-up sound
+    /// tops out at 8x). Values below 1 are taken as 1. Returning to 1 flushes the ring and the
+    /// resampler. Any thread; the audio thread picks it up within one tick (≤ 10 ms).
     public func setSpeed(_ speed: Double) {
         let clamped = speed.isFinite ? max(1, speed) : 1
         controls.speed.store(clamped.bitPattern, ordering: .relaxed)
@@ -132,6 +132,8 @@ public final class AudioOutput: Sendable {
 
     /// Samples (not frames) above which the core thread waits at 1x: 48 ms of sound at the current
     /// source rate, about three frames of a 60 fps core. Make the ring at least twice this big.
+    /// It follows the source rate, so read it after `start` and `setSourceRate` (or every frame:
+    /// it is one atomic load); before `start` it assumes 32768 Hz.
     public var ringHighWater: Int { AudioOutput.ringHighWater(sourceRate: sourceRate) }
 
     public static func ringHighWater(sourceRate: Double) -> Int {
@@ -141,6 +143,11 @@ public final class AudioOutput: Sendable {
     /// Stops the audio thread, waits for it, plays out what the device holds and closes it.
     /// Safe to call more than once.
     public func stop() {
+        // Never started: just close the device.
+        pending.withLock { pcm in
+            pcm?.close()
+            pcm = nil
+        }
         guard let handle = thread.withLock({ handle -> AudioThreadHandle? in defer { handle = nil }; return handle })
         else { return }
         controls.stopRequested.store(true, ordering: .relaxed)

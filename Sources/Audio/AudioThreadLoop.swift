@@ -17,8 +17,14 @@ final class AudioThreadLoop: @unchecked Sendable {
     /// A dry spell that ends with new samples within this time is an underrun; a longer one is the
     /// core pausing (menu, breakpoint, end of a test) and is not counted.
     private static let idleAfter = 0.25
+    /// Sped-up fast-forward plays the sound at most this fast (libsamplerate allows 1:256, and beyond
+    /// 8x it is noise anyway); what the core makes beyond that is dropped by the full ring.
+    private static let fastestSpedUpSound = 8.0
     /// When the device last ran dry, while it is still waiting for samples.
     private var drySince: Double?
+    /// True until the ring holds half its high-water mark: at the start, after running dry and
+    /// after fast-forward.
+    private var priming = true
     private var input: [Int16]
     private var output: [Int16] = []
 
@@ -55,6 +61,7 @@ final class AudioThreadLoop: @unchecked Sendable {
                     // Back to 1x: what fast-forward left in the ring would only add latency.
                     ring.discardAll()
                     resetResampler()
+                    priming = true
                 }
                 lastSpeed = speed
             }
@@ -94,7 +101,7 @@ final class AudioThreadLoop: @unchecked Sendable {
         let (fill, ranDry) = clock.fill(at: now, reportedDelay: delay)
         if ranDry { noteRanDry(at: now) }
 
-        let wanted = controller.framesToWrite(forFill: fill)
+        let wanted = max(0, controller.targetFill - fill)
         let fastForwardMuted = speed > 1 && !controls.spedUp.load(ordering: .relaxed)
         if fastForwardMuted {
             // Keep the device fed with silence so it neither underruns nor clicks on return.
@@ -104,9 +111,16 @@ final class AudioThreadLoop: @unchecked Sendable {
             output.append(contentsOf: repeatElement(0, count: wanted * 2))
         } else {
             guard wanted > 0 else { return }
-            let available = min(ring.count / 2, input.count / 2)
-            let plan = controller.plan(forFill: fill, nominalRatio: resampler.ratio / speed,
-                                       availableInputFrames: available)
+            // The ring keeps a reserve of half its high-water mark, so one late core frame does not
+            // starve the device; (re)starting waits for it.
+            let reserve = min(AudioOutput.ringHighWater(sourceRate: sourceRate) / 2, ring.capacity / 2)
+            if priming {
+                guard ring.count >= reserve else { return }
+                priming = false
+            }
+            let audibleSpeed = min(speed, AudioThreadLoop.fastestSpedUpSound)
+            let plan = controller.plan(deviceFill: fill, ringFrames: min(ring.count / 2, input.count / 2),
+                                       ringReserve: reserve / 2, nominalRatio: resampler.ratio / audibleSpeed)
             let ratio = plan.ratio
             let framesToRead = plan.inputFrames
             guard framesToRead > 0 else { return }
@@ -160,6 +174,7 @@ final class AudioThreadLoop: @unchecked Sendable {
 
     /// The device ran dry: remember when, and decide once samples flow again.
     private func noteRanDry(at now: Double) {
+        priming = true
         if drySince == nil { drySince = now }
     }
 

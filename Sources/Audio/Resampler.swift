@@ -57,7 +57,13 @@ public final class Resampler {
 
     /// Switches to new rates without a reset, so the sound continues without a click.
     public func setRates(source: Double, target: Double) throws {
-        ratio = try Resampler.validatedRatio(source: source, target: target)
+        let newRatio = try Resampler.validatedRatio(source: source, target: target)
+        // A step, not a glide: the samples that follow were made at the new rate.
+        let result = src_set_ratio(state, newRatio)
+        if result != 0 {
+            throw AudioError.resampler(function: "src_set_ratio", reason: String(cString: src_strerror(result)))
+        }
+        ratio = newRatio
     }
 
     /// Resamples a block of interleaved stereo samples (an odd trailing sample is ignored).

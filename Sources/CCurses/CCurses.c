@@ -51,6 +51,8 @@ int ccurses_start(int input_fd, int output_fd) {
         use_default_colors();
     }
     pair_count = 1;
+    // ncurses clears the screen on its first update; do it now, before anything is drawn raw.
+    refresh();
     return 0;
 }
 

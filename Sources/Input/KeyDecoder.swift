@@ -36,8 +36,10 @@ public struct KeyDecoder: Sendable {
     /// over from an earlier call whose deadline has passed is resolved first.
     public mutating func decode(_ bytes: some Sequence<UInt8>, now: ContinuousClock.Instant) -> [InputEvent] {
         var events = flush(now: now)
+        let countBefore = pending.count
         pending.append(contentsOf: bytes)
-        lastInput = now
+        // Only new bytes restart the ESC timer: an empty read must not postpone a lone ESC forever.
+        if pending.count != countBefore { lastInput = now }
         parse(into: &events, atDeadline: false)
         return events
     }

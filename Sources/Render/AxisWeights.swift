@@ -16,6 +16,20 @@ struct AxisWeights {
     private(set) var tapSource: [Int32]
     private(set) var tapWeight: [Int32]
 
+    /// Source and output have the same length: every output is exactly one source pixel.
+    var isIdentity: Bool { sourceLength == outputLength }
+
+    /// Runs `body` with the three tap tables as pointers (valid only inside `body`).
+    func withTaps<R>(_ body: (UnsafePointer<Int32>, UnsafePointer<Int32>, UnsafePointer<Int32>) -> R) -> R {
+        tapStart.withUnsafeBufferPointer { starts in
+            tapSource.withUnsafeBufferPointer { sources in
+                tapWeight.withUnsafeBufferPointer { weights in
+                    body(starts.baseAddress!, sources.baseAddress!, weights.baseAddress!)
+                }
+            }
+        }
+    }
+
     init(sourceLength: Int, outputLength: Int) {
         self.sourceLength = sourceLength
         self.outputLength = outputLength

@@ -69,6 +69,28 @@ public struct CellCanvas: Sendable {
         return x
     }
 
+    /// Mixes every colour in `rect` (clipped) toward `color` by `amount`/255: 0 leaves the
+    /// cells alone, 255 paints them `color`. Used to dim the picture behind a menu; text keeps
+    /// its characters.
+    public mutating func blend(_ rect: CellRect, toward color: RGBColor, amount: UInt8) {
+        let clipped = rect.intersection(bounds)
+        guard !clipped.isEmpty, amount > 0 else { return }
+        let weight = UInt32(amount), keep = 255 - UInt32(amount)
+        func mix(_ value: RGBColor) -> RGBColor {
+            let r = (UInt32(value.red) * keep + UInt32(color.red) * weight + 127) / 255
+            let g = (UInt32(value.green) * keep + UInt32(color.green) * weight + 127) / 255
+            let b = (UInt32(value.blue) * keep + UInt32(color.blue) * weight + 127) / 255
+            return RGBColor(rawValue: r << 16 | g << 8 | b)
+        }
+        for row in clipped.row..<clipped.maxRow {
+            for column in clipped.column..<clipped.maxColumn {
+                let index = row * columns + column
+                cells[index].foreground = mix(cells[index].foreground)
+                cells[index].background = mix(cells[index].background)
+            }
+        }
+    }
+
     /// Sets one half-block pixel (x, y) in canvas pixel coordinates; outside the canvas is ignored.
     public mutating func setPixel(x: Int, y: Int, to color: RGBColor) {
         guard x >= 0, x < columns, y >= 0, y < rows * 2 else { return }

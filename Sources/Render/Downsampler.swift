@@ -6,13 +6,13 @@
 public final class Downsampler {
     private var weightCache: [AxisKey: AxisWeights] = [:]
     /// One decoded source row (0x00RRGGBB).
-    private var rowBuffer: [UInt32] = []
+    private var rowBuffer = ScratchBuffer<UInt32>()
     /// Horizontal-pass results, one plane per channel: `sourceRows × outputWidth`, in 1/65536 units.
-    private var red: [UInt32] = []
-    private var green: [UInt32] = []
-    private var blue: [UInt32] = []
-    /// Vertical-pass accumulators for one output row.
-    private var accumulator: [Int] = []
+    private var red = ScratchBuffer<UInt32>()
+    private var green = ScratchBuffer<UInt32>()
+    private var blue = ScratchBuffer<UInt32>()
+    /// Vertical-pass accumulators for one output row (r, g, b interleaved).
+    private var accumulator = ScratchBuffer<Int>()
 
     private struct AxisKey: Hashable {
         let source: Int
@@ -48,30 +48,24 @@ public final class Downsampler {
         return made
     }
 
-    private func ensureRowBuffer(_ count: Int) {
-        if rowBuffer.count < count { rowBuffer = [UInt32](repeating: 0, count: count) }
-    }
-
     /// Exact replication: every source pixel becomes a `scale`×`scale` block of half-block pixels.
     private func drawReplicated(_ frame: FrameSource, source: PixelRect, at picture: PixelRect, scale: Int, on canvas: inout CellCanvas) {
-        ensureRowBuffer(source.width)
+        let row = rowBuffer.pointer(capacity: source.width)
         let columns = canvas.columns
         let bytesPerPixel = frame.format.bytesPerPixel
-        rowBuffer.withUnsafeMutableBufferPointer { row in
-            canvas.cells.withUnsafeMutableBufferPointer { cells in
-                for sourceY in 0..<source.height {
-                    frame.format.decodeRow(frame.bytes, offset: (source.y + sourceY) * frame.pitch + source.x * bytesPerPixel,
-                                           count: source.width, into: row.baseAddress!)
-                    for repeatY in 0..<scale {
-                        let y = picture.y + sourceY * scale + repeatY
-                        var index = (y >> 1) * columns + picture.x
-                        let isTop = y & 1 == 0
-                        for sourceX in 0..<source.width {
-                            let color = RGBColor(rawValue: row[sourceX])
-                            for _ in 0..<scale {
-                                Downsampler.store(color, isTop: isTop, in: &cells[index])
-                                index &+= 1
-                            }
+        canvas.cells.withUnsafeMutableBufferPointer { cells in
+            for sourceY in 0..<source.height {
+                frame.format.decodeRow(frame.bytes, offset: (source.y + sourceY) * frame.pitch + source.x * bytesPerPixel,
+                                       count: source.width, into: row)
+                for repeatY in 0..<scale {
+                    let y = picture.y + sourceY * scale + repeatY
+                    var index = (y >> 1) * columns + picture.x
+                    let isTop = y & 1 == 0
+                    for sourceX in 0..<source.width {
+                        let color = RGBColor(rawValue: row[sourceX])
+                        for _ in 0..<scale {
+                            Downsampler.store(color, isTop: isTop, in: &cells[index])
+                            index &+= 1
                         }
                     }
                 }
@@ -94,82 +88,95 @@ public final class Downsampler {
         let vertical = weights(source: source.height, output: picture.height)
         let outputWidth = picture.width
         let planeSize = outputWidth * source.height
-        if red.count < planeSize {
-            red = [UInt32](repeating: 0, count: planeSize)
-            green = red
-            blue = red
-        }
-        if accumulator.count < outputWidth * 3 { accumulator = [Int](repeating: 0, count: outputWidth * 3) }
-        ensureRowBuffer(source.width)
+        let redPlane = red.pointer(capacity: planeSize)
+        let greenPlane = green.pointer(capacity: planeSize)
+        let bluePlane = blue.pointer(capacity: planeSize)
+        let sums = accumulator.pointer(capacity: outputWidth * 3)
+        let row = rowBuffer.pointer(capacity: source.width)
         let bytesPerPixel = frame.format.bytesPerPixel
 
-        // Horizontal pass.
-        rowBuffer.withUnsafeMutableBufferPointer { row in
-            red.withUnsafeMutableBufferPointer { redPlane in
-            green.withUnsafeMutableBufferPointer { greenPlane in
-            blue.withUnsafeMutableBufferPointer { bluePlane in
-            horizontal.tapStart.withUnsafeBufferPointer { starts in
-            horizontal.tapSource.withUnsafeBufferPointer { sources in
-            horizontal.tapWeight.withUnsafeBufferPointer { weights in
-                for sourceY in 0..<source.height {
-                    frame.format.decodeRow(frame.bytes, offset: (source.y + sourceY) * frame.pitch + source.x * bytesPerPixel,
-                                           count: source.width, into: row.baseAddress!)
-                    let base = sourceY * outputWidth
+        // Horizontal pass: per source row, weighted sums of the source pixels under each output column.
+        let identityColumns = horizontal.isIdentity
+        horizontal.withTaps { starts, sources, weights in
+            for sourceY in 0..<source.height {
+                frame.format.decodeRow(frame.bytes, offset: (source.y + sourceY) * frame.pitch + source.x * bytesPerPixel,
+                                       count: source.width, into: row)
+                let base = sourceY &* outputWidth
+                let r = redPlane + base, g = greenPlane + base, b = bluePlane + base
+                if identityColumns {
                     for x in 0..<outputWidth {
-                        var r: UInt32 = 0, g: UInt32 = 0, b: UInt32 = 0
-                        for tap in Int(starts[x])..<Int(starts[x + 1]) {
-                            let pixel = row[Int(sources[tap])]
-                            let weight = UInt32(bitPattern: weights[tap])
-                            r &+= ((pixel >> 16) & 0xFF) &* weight
-                            g &+= ((pixel >> 8) & 0xFF) &* weight
-                            b &+= (pixel & 0xFF) &* weight
-                        }
-                        redPlane[base + x] = r
-                        greenPlane[base + x] = g
-                        bluePlane[base + x] = b
+                        let pixel = row[x]
+                        r[x] = ((pixel >> 16) & 0xFF) << AxisWeights.shift
+                        g[x] = ((pixel >> 8) & 0xFF) << AxisWeights.shift
+                        b[x] = (pixel & 0xFF) << AxisWeights.shift
                     }
+                    continue
                 }
-            }}}}}}
+                for x in 0..<outputWidth {
+                    var sumR: UInt32 = 0, sumG: UInt32 = 0, sumB: UInt32 = 0
+                    var tap = Int(starts[x])
+                    let end = Int(starts[x &+ 1])
+                    while tap < end {
+                        let pixel = row[Int(sources[tap])]
+                        let weight = UInt32(bitPattern: weights[tap])
+                        sumR &+= ((pixel >> 16) & 0xFF) &* weight
+                        sumG &+= ((pixel >> 8) & 0xFF) &* weight
+                        sumB &+= (pixel & 0xFF) &* weight
+                        tap &+= 1
+                    }
+                    r[x] = sumR
+                    g[x] = sumG
+                    b[x] = sumB
+                }
+            }
         }
 
-        // Vertical pass, straight into the canvas.
+        // Vertical pass: per output row, weighted sums of the horizontal results, straight into the canvas.
         let columns = canvas.columns
         let rounding = 1 << (2 * AxisWeights.shift - 1)
         let shift = 2 * AxisWeights.shift
-        canvas.cells.withUnsafeMutableBufferPointer { cells in
-        accumulator.withUnsafeMutableBufferPointer { sums in
-        red.withUnsafeBufferPointer { redPlane in
-        green.withUnsafeBufferPointer { greenPlane in
-        blue.withUnsafeBufferPointer { bluePlane in
-        vertical.tapStart.withUnsafeBufferPointer { starts in
-        vertical.tapSource.withUnsafeBufferPointer { sources in
-        vertical.tapWeight.withUnsafeBufferPointer { weights in
-            for outputY in 0..<picture.height {
-                for i in 0..<(outputWidth * 3) { sums[i] = rounding }
-                for tap in Int(starts[outputY])..<Int(starts[outputY + 1]) {
-                    let base = Int(sources[tap]) * outputWidth
-                    let weight = Int(weights[tap])
-                    var s = 0
+        canvas.cells.withUnsafeMutableBufferPointer { cellBuffer in
+            let cells = cellBuffer.baseAddress!
+            vertical.withTaps { starts, sources, weights in
+                for outputY in 0..<picture.height {
+                    let first = Int(starts[outputY]), end = Int(starts[outputY &+ 1])
+                    let y = picture.y &+ outputY
+                    let isTop = y & 1 == 0
+                    let rowCells = cells + ((y >> 1) &* columns &+ picture.x)
+                    if end - first == 1 && weights[first] == Int32(AxisWeights.one) {
+                        // One source row exactly: no accumulation needed.
+                        let base = Int(sources[first]) &* outputWidth
+                        for x in 0..<outputWidth {
+                            let r = (redPlane[base &+ x] &+ UInt32(AxisWeights.one >> 1)) >> UInt32(AxisWeights.shift)
+                            let g = (greenPlane[base &+ x] &+ UInt32(AxisWeights.one >> 1)) >> UInt32(AxisWeights.shift)
+                            let b = (bluePlane[base &+ x] &+ UInt32(AxisWeights.one >> 1)) >> UInt32(AxisWeights.shift)
+                            Downsampler.store(RGBColor(rawValue: min(255, r) << 16 | min(255, g) << 8 | min(255, b)), isTop: isTop, in: &rowCells[x])
+                        }
+                        continue
+                    }
+                    for i in 0..<(outputWidth &* 3) { sums[i] = rounding }
+                    for tap in first..<end {
+                        let base = Int(sources[tap]) &* outputWidth
+                        let weight = Int(weights[tap])
+                        let r = redPlane + base, g = greenPlane + base, b = bluePlane + base
+                        var s = sums
+                        for x in 0..<outputWidth {
+                            s[0] &+= Int(r[x]) &* weight
+                            s[1] &+= Int(g[x]) &* weight
+                            s[2] &+= Int(b[x]) &* weight
+                            s += 3
+                        }
+                    }
+                    var s = UnsafePointer(sums)
                     for x in 0..<outputWidth {
-                        sums[s] &+= Int(redPlane[base + x]) &* weight
-                        sums[s + 1] &+= Int(greenPlane[base + x]) &* weight
-                        sums[s + 2] &+= Int(bluePlane[base + x]) &* weight
-                        s &+= 3
+                        let r = UInt32(min(255, s[0] >> shift))
+                        let g = UInt32(min(255, s[1] >> shift))
+                        let b = UInt32(min(255, s[2] >> shift))
+                        Downsampler.store(RGBColor(rawValue: r << 16 | g << 8 | b), isTop: isTop, in: &rowCells[x])
+                        s += 3
                     }
                 }
-                let y = picture.y + outputY
-                let isTop = y & 1 == 0
-                var index = (y >> 1) * columns + picture.x
-                var s = 0
-                for _ in 0..<outputWidth {
-                    let r = UInt32(min(255, sums[s] >> shift))
-                    let g = UInt32(min(255, sums[s + 1] >> shift))
-                    let b = UInt32(min(255, sums[s + 2] >> shift))
-                    Downsampler.store(RGBColor(rawValue: r << 16 | g << 8 | b), isTop: isTop, in: &cells[index])
-                    index &+= 1
-                    s &+= 3
-                }
             }
-        }}}}}}}}
+        }
     }
 }

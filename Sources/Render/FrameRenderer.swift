@@ -57,6 +57,12 @@ public final class FrameRenderer {
         canvas.put(text: text, column: column, row: row, foreground: foreground, background: background)
     }
 
+    /// Direct access to this frame's canvas for anything the helpers above don't cover
+    /// (e.g. `blend` to dim the picture behind a menu, `setPixel` for a touch cursor).
+    public func withCanvas<Result>(_ body: (inout CellCanvas) throws -> Result) rethrows -> Result {
+        try body(&canvas)
+    }
+
     /// Appends the escape bytes that bring the terminal to this frame's canvas; returns how many.
     @discardableResult
     public func encodeChanges(into output: inout [UInt8]) -> Int {

@@ -48,3 +48,14 @@ public struct FrameSource {
         return RGBColor(rawValue: format.rgb(fromPixel: value))
     }
 }
+
+extension FrameSource {
+    /// Runs `body` with a view of `bytes` (e.g. a `VideoFrame`'s pixels); the view must not
+    /// escape `body`. Throws `RenderError` when the geometry does not fit the buffer.
+    public static func withPixels<Result>(_ bytes: [UInt8], width: Int, height: Int, pitch: Int, format: PixelFormat,
+                                          _ body: (FrameSource) throws -> Result) throws -> Result {
+        try bytes.withUnsafeBytes { raw in
+            try body(try FrameSource(bytes: raw, width: width, height: height, pitch: pitch, format: format))
+        }
+    }
+}

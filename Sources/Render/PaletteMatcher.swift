@@ -1,8 +1,15 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Nearest-colour matching for the 256- and 16-colour palettes.
 ///
-/// Distances use the "redmean" weighted Euclidean metric: cheap integer maths that tracks
-/// perceived difference much better than plain RGB distance (greens weigh most, and the
-/// red/blue weights shift with the average red level).
+/// Distances are Euclidean in the OKLab colour space (Björn Ottosson's published transform),
+/// where equal distances look about equally different: hue and lightness are kept far better
+/// than by RGB distance (an orange-brown stays orange instead of turning pink). The maths is
+/// floating point, so callers on the hot path cache answers per colour (see `PaletteCache`).
 public enum PaletteMatcher {
     /// The six channel levels of the xterm 6x6x6 cube (indices 16…231).
     public static let cubeLevels: [Int] = [0, 95, 135, 175, 215, 255]
@@ -27,56 +34,65 @@ public enum PaletteMatcher {
         }
     }
 
-    /// Perceptual-ish squared distance ("redmean"). Only comparisons matter, so no square root.
-    @inlinable
-    public static func distance(_ a: RGBColor, _ b: RGBColor) -> Int {
-        let r1 = Int(a.red), r2 = Int(b.red)
-        let dr = r1 - r2, dg = Int(a.green) - Int(b.green), db = Int(a.blue) - Int(b.blue)
-        let redMean: Int = (r1 + r2) >> 1
-        let redTerm: Int = ((512 + redMean) * dr * dr) >> 8
-        let greenTerm: Int = 4 * dg * dg
-        let blueTerm: Int = ((767 - redMean) * db * db) >> 8
-        return redTerm + greenTerm + blueTerm
+    /// A colour in OKLab: lightness `l`, green–red `a`, blue–yellow `b`.
+    public struct Lab: Sendable {
+        public var l: Double
+        public var a: Double
+        public var b: Double
     }
 
-    /// The two cube levels (indices 0…5) around one channel value.
+    /// sRGB channel value to linear light.
+    private static let linearTable: [Double] = (0..<256).map { value in
+        let c = Double(value) / 255
+        return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
+    }
+
+    /// OKLab coordinates of an sRGB colour.
+    public static func lab(_ color: RGBColor) -> Lab {
+        let r = linearTable[Int(color.red)], g = linearTable[Int(color.green)], b = linearTable[Int(color.blue)]
+        let l = cbrt(0.4122214708 * r + 0.5363325363 * g + 0.0514459929 * b)
+        let m = cbrt(0.2119034982 * r + 0.6806995451 * g + 0.1073969566 * b)
+        let s = cbrt(0.0883024619 * r + 0.2817188376 * g + 0.6299787005 * b)
+        return Lab(l: 0.2104542553 * l + 0.7936177850 * m - 0.0040720468 * s,
+                   a: 1.9779984951 * l - 2.4285922050 * m + 0.4505937099 * s,
+                   b: 0.0259040371 * l + 0.7827717662 * m - 0.8086757660 * s)
+    }
+
     @inline(__always)
-    static func cubeNeighbours(_ value: Int) -> (Int, Int) {
-        var upper = 0
-        while upper < 5 && cubeLevels[upper] < value { upper += 1 }
-        return (max(0, upper - 1), upper)
+    static func squaredDistance(_ x: Lab, _ y: Lab) -> Double {
+        let dl = x.l - y.l, da = x.a - y.a, db = x.b - y.b
+        return dl * dl + da * da + db * db
     }
 
-    /// The closest xterm 256-colour index among the cube (16…231) and the grey ramp (232…255).
-    /// The theme-dependent 16 base colours are never chosen. Tries the 8 cube corners around the
-    /// colour and the 2 ramp greys around its mean, which finds the metric's best in practice.
+    /// Perceptual squared distance between two colours (OKLab). Only comparisons matter.
+    public static func distance(_ x: RGBColor, _ y: RGBColor) -> Double {
+        squaredDistance(lab(x), lab(y))
+    }
+
+    /// OKLab of every palette index, computed once.
+    private static let paletteLab: [Lab] = (0...255).map { lab(color(ofIndex: UInt8($0))) }
+
+    /// The closest xterm 256-colour index among the cube (16…231) and the grey ramp (232…255),
+    /// by exhaustive search (about half a microsecond; the encoder caches answers). The
+    /// theme-dependent 16 base colours are never chosen: their real colours are unknown.
     public static func nearest256(_ color: RGBColor) -> UInt8 {
-        let r = Int(color.red), g = Int(color.green), b = Int(color.blue)
-        var best = 0, bestDistance = Int.max
-        let (r0, r1) = cubeNeighbours(r), (g0, g1) = cubeNeighbours(g), (b0, b1) = cubeNeighbours(b)
-        for ri in [r0, r1] {
-            for gi in [g0, g1] {
-                for bi in [b0, b1] {
-                    let index = 16 + 36 * ri + 6 * gi + bi
-                    let d = distance(color, self.color(ofIndex: UInt8(index)))
-                    if d < bestDistance { best = index; bestDistance = d }
-                }
+        let target = lab(color)
+        var best = 16, bestDistance = Double.infinity
+        paletteLab.withUnsafeBufferPointer { palette in
+            for index in 16..<256 {
+                let d = squaredDistance(target, palette[index])
+                if d < bestDistance { best = index; bestDistance = d }
             }
-        }
-        let average = (r + g + b) / 3
-        let lowerGrey = max(0, min(23, (average - 8) / 10))
-        for step in [lowerGrey, min(23, lowerGrey + 1)] {
-            let d = distance(color, self.color(ofIndex: UInt8(232 + step)))
-            if d < bestDistance { best = 232 + step; bestDistance = d }
         }
         return UInt8(best)
     }
 
     /// The closest of the 16 ANSI colours (exhaustive; the encoder caches answers).
     public static func nearest16(_ color: RGBColor) -> UInt8 {
-        var best = 0, bestDistance = Int.max
-        for (index, candidate) in ansi16.enumerated() {
-            let d = distance(color, candidate)
+        let target = lab(color)
+        var best = 0, bestDistance = Double.infinity
+        for index in 0..<16 {
+            let d = squaredDistance(target, paletteLab[index])
             if d < bestDistance { best = index; bestDistance = d }
         }
         return UInt8(best)

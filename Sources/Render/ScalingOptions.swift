@@ -40,7 +40,8 @@ public struct PictureLayout: Hashable, Sendable {
             }
         }
         var aspect = Double(sourceWidth) / Double(sourceHeight)
-        if let requested = options.aspectRatio, requested.isFinite, requested > 0 { aspect = requested }
+        // Absurd ratios from a confused core are clamped rather than allowed to overflow.
+        if let requested = options.aspectRatio, requested.isFinite, requested > 0 { aspect = min(100, max(0.01, requested)) }
         var width = area.width
         var height = Int((Double(width) / aspect).rounded())
         if height > area.height {

@@ -84,23 +84,27 @@ public final class TerminalEncoder {
         cursorColumn = -1
         var started = false
         let width = columns
-        canvas.cells.withUnsafeBufferPointer { cells in
-            for row in 0..<rows {
-                let rowStart = row * width
+        let height = rows
+        canvas.cells.withUnsafeBufferPointer { cellBuffer in
+        lastCanvas.withUnsafeMutableBufferPointer { lastBuffer in
+        screen.withUnsafeMutableBufferPointer { screenBuffer in
+            let cells = cellBuffer.baseAddress!, last = lastBuffer.baseAddress!, shownCells = screenBuffer.baseAddress!
+            for row in 0..<height {
+                let rowStart = row &* width
                 for column in 0..<width {
                     let index = rowStart &+ column
                     let cell = cells[index]
-                    if cell == lastCanvas[index] { continue }
-                    lastCanvas[index] = cell
+                    if cell == last[index] { continue }
+                    last[index] = cell
                     let shown = reduce(cell)
-                    if shown == screen[index] { continue }
+                    if shown == shownCells[index] { continue }
                     if !started {
                         started = true
                         if synchronizedOutput { output.append(contentsOf: TerminalEncoder.beginSynchronized) }
                     }
-                    moveCursor(toRow: row, column: column, output: &output)
+                    moveCursor(toRow: row, column: column, screen: shownCells, output: &output)
                     write(shown, output: &output)
-                    screen[index] = shown
+                    shownCells[index] = shown
                     cursorColumn += 1
                     if cursorColumn >= width {
                         // The cursor sits on the last column with a wrap pending: position unknown.
@@ -109,7 +113,7 @@ public final class TerminalEncoder {
                     }
                 }
             }
-        }
+        }}}
         if started && synchronizedOutput { output.append(contentsOf: TerminalEncoder.endSynchronized) }
         return output.count - startCount
     }
@@ -145,13 +149,13 @@ public final class TerminalEncoder {
     /// the skipped cells again when they are spaces in the current background (1 byte each),
     /// `CSI n C`, or `CSI row;col H`.
     @inline(__always)
-    private func moveCursor(toRow row: Int, column: Int, output: inout [UInt8]) {
+    private func moveCursor(toRow row: Int, column: Int, screen: UnsafePointer<ScreenCell>, output: inout [UInt8]) {
         if cursorRow == row && cursorColumn == column { return }
         let absoluteCost = 3 + DecimalDigits.width(row + 1) + (column == 0 ? 0 : 1 + DecimalDigits.width(column + 1))
         if cursorRow == row && cursorColumn >= 0 && column > cursorColumn {
             let gap = column - cursorColumn
             let forwardCost = gap == 1 ? 3 : 3 + DecimalDigits.width(gap)
-            if gap < min(forwardCost, absoluteCost) && skippedCellsAreCurrentSpaces(row: row, from: cursorColumn, to: column) {
+            if gap < min(forwardCost, absoluteCost) && skippedCellsAreCurrentSpaces(screen + row * columns, from: cursorColumn, to: column) {
                 output.append(contentsOf: repeatElement(UInt8(0x20), count: gap))
                 cursorColumn = column
                 return
@@ -177,9 +181,9 @@ public final class TerminalEncoder {
         cursorColumn = column
     }
 
-    private func skippedCellsAreCurrentSpaces(row: Int, from start: Int, to end: Int) -> Bool {
+    private func skippedCellsAreCurrentSpaces(_ screenRow: UnsafePointer<ScreenCell>, from start: Int, to end: Int) -> Bool {
         for column in start..<end {
-            let cell = screen[row * columns + column]
+            let cell = screenRow[column]
             if cell.character != Cell.space || cell.background != currentBackground { return false }
         }
         return true

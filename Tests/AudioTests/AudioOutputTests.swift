@@ -145,6 +145,27 @@ final class AudioOutputTests: XCTestCase {
         XCTAssertGreaterThan(output.threadCPUTime, .zero)
     }
 
+    func testStopBeforeStartClosesTheDeviceAndStartAfterStopIsIgnored() throws {
+        let (device, url) = fileDevice("unused.raw")
+        let output = try AudioOutput(device: device)
+        output.stop()
+        let ring = SampleRing(minimumCapacity: 8192)
+        let tone = ToneAnalysis.sine(frequency: 440, rate: 32768, frames: 2048, amplitude: 8000)
+        tone.withUnsafeBufferPointer { _ = ring.write($0) }
+        try output.start(ring: ring, sourceRate: 32768)
+        Thread.sleep(forTimeInterval: 0.1)
+        XCTAssertEqual(ring.count, tone.count, "no audio thread reads the ring")
+        XCTAssertEqual(try ToneAnalysis.readRaw(url), [])
+    }
+
+    func testLatencySetsTheDeviceBuffer() throws {
+        let short = try AudioOutput(device: "null", latency: .milliseconds(40))
+        let long = try AudioOutput(device: "null", latency: .milliseconds(100))
+        XCTAssertEqual(Double(short.bufferFrames), 1920, accuracy: 480)
+        XCTAssertEqual(Double(long.bufferFrames), 4800, accuracy: 1200)
+        XCTAssertLessThan(short.bufferFrames, long.bufferFrames)
+    }
+
     func testUnknownDeviceThrowsOneLineAndPrintsNothing() throws {
         let logURL = folder.appendingPathComponent("phosphor.log")
         try Log.shared.open(logURL)

@@ -3,43 +3,49 @@ import XCTest
 @testable import Audio
 
 final class RateControllerTests: XCTestCase {
-    func testAdjustmentIsOneAtHalfFullAndSaturatesAtHalfAPercent() {
+    func testAdjustmentIsOneOnTargetAndSaturatesAtHalfAPercent() {
         let controller = RateController(bufferFrames: 3072)
         XCTAssertEqual(controller.targetFill, 1536)
-        XCTAssertEqual(controller.adjustment(forFill: 1536), 1, accuracy: 1e-12)
-        XCTAssertEqual(controller.adjustment(forFill: 0), 1.005, accuracy: 1e-12)
-        XCTAssertEqual(controller.adjustment(forFill: 3072), 0.995, accuracy: 1e-12)
-        XCTAssertEqual(controller.adjustment(forFill: 1152), 1.005, accuracy: 1e-12)
-        XCTAssertEqual(controller.adjustment(forFill: 1344), 1.0025, accuracy: 1e-12)
-        XCTAssertEqual(controller.adjustment(forFill: 1728), 0.9975, accuracy: 1e-12)
-        XCTAssertEqual(controller.adjustment(forFill: 100_000), 0.995, accuracy: 1e-12)
-        // Emptier always means at least as much output per input.
+        XCTAssertEqual(controller.adjustment(queued: 2000, target: 2000), 1, accuracy: 1e-12)
+        // Full deviation a quarter buffer (768 frames) away, half of it at half that distance.
+        XCTAssertEqual(controller.adjustment(queued: 2000 - 768, target: 2000), 1.005, accuracy: 1e-12)
+        XCTAssertEqual(controller.adjustment(queued: 2000 - 384, target: 2000), 1.0025, accuracy: 1e-12)
+        XCTAssertEqual(controller.adjustment(queued: 2000 + 384, target: 2000), 0.9975, accuracy: 1e-12)
+        XCTAssertEqual(controller.adjustment(queued: 0, target: 2000), 1.005, accuracy: 1e-12)
+        XCTAssertEqual(controller.adjustment(queued: 100_000, target: 2000), 0.995, accuracy: 1e-12)
+        // Less queued always means at least as much output per input.
         var previous = Double.infinity
-        for fill in stride(from: 0, through: 3072, by: 16) {
-            let adjustment = controller.adjustment(forFill: fill)
+        for queued in stride(from: 0.0, through: 4000, by: 16) {
+            let adjustment = controller.adjustment(queued: queued, target: 2000)
             XCTAssertLessThanOrEqual(adjustment, previous)
             previous = adjustment
         }
     }
 
-    func testPlanWritesUpToTheTargetAndReadsTheMatchingInput() {
+    func testPlanTopsTheDeviceUpAndSteersByEverythingQueued() {
         let controller = RateController(bufferFrames: 3072)
         let nominal = 48000.0 / 32768.0
-        XCTAssertEqual(controller.plan(forFill: 1536, nominalRatio: nominal),
+        // At or above half full: nothing to write.
+        XCTAssertEqual(controller.plan(deviceFill: 1536, ringFrames: 500, ringReserve: 500, nominalRatio: nominal),
                        RateController.Plan(outputFrames: 0, ratio: nominal, inputFrames: 0))
-        XCTAssertEqual(controller.plan(forFill: 2000, nominalRatio: nominal).outputFrames, 0)
-        // Enough input to top up: the ratio is the nominal one (the fill after the write is the target).
-        let plan = controller.plan(forFill: 1136, nominalRatio: nominal, availableInputFrames: 10_000)
-        XCTAssertEqual(plan.outputFrames, 400)
-        XCTAssertEqual(plan.ratio, nominal, accuracy: 1e-12)
-        XCTAssertEqual(plan.inputFrames, Int((400 / nominal).rounded(.up)))
-        // The ring runs short: everything it has is read, stretched by up to 0.5%.
-        let short = controller.plan(forFill: 1136, nominalRatio: nominal, availableInputFrames: 100)
+        XCTAssertEqual(controller.plan(deviceFill: 2000, ringFrames: 0, ringReserve: 500, nominalRatio: nominal).outputFrames, 0)
+        // The ring holds exactly its reserve and the device is 400 short: nominal ratio.
+        let onTarget = controller.plan(deviceFill: 1136, ringFrames: 700, ringReserve: Int(700 - 400 / nominal),
+                                       nominalRatio: nominal)
+        XCTAssertEqual(onTarget.outputFrames, 400)
+        XCTAssertEqual(onTarget.ratio, nominal, accuracy: nominal * 1e-4)
+        XCTAssertEqual(onTarget.inputFrames, Int((400 / onTarget.ratio).rounded(.up)))
+        // The ring is short of its reserve: stretch (more output per input), and read no more than it has.
+        let short = controller.plan(deviceFill: 1136, ringFrames: 100, ringReserve: 800, nominalRatio: nominal)
         XCTAssertEqual(short.inputFrames, 100)
-        XCTAssertEqual(short.ratio, nominal * controller.adjustment(forFill: 1136 + Int(100 * nominal)), accuracy: 1e-12)
         XCTAssertGreaterThan(short.ratio, nominal)
+        XCTAssertLessThanOrEqual(short.ratio, nominal * 1.005 + 1e-12)
+        // The ring is over its reserve (the device is slower than the core): squeeze.
+        let over = controller.plan(deviceFill: 1136, ringFrames: 2000, ringReserve: 800, nominalRatio: nominal)
+        XCTAssertLessThan(over.ratio, nominal)
+        XCTAssertGreaterThanOrEqual(over.ratio, nominal * 0.995 - 1e-12)
         // An empty ring reads nothing.
-        XCTAssertEqual(controller.plan(forFill: 0, nominalRatio: nominal, availableInputFrames: 0).inputFrames, 0)
+        XCTAssertEqual(controller.plan(deviceFill: 0, ringFrames: 0, ringReserve: 800, nominalRatio: nominal).inputFrames, 0)
     }
 
     // MARK: Ten simulated minutes
@@ -118,8 +124,8 @@ final class RateControllerTests: XCTestCase {
             if millisecond >= 60_000 && millisecond < 120_000 { fillSumSecond += Double(fill); fillCountSecond += 1 }
             if millisecond >= totalMilliseconds - 60_000 { fillSumLast += Double(fill); fillCountLast += 1 }
 
-            let plan = controller.plan(forFill: fill, nominalRatio: deviceRate / sourceRate,
-                                       availableInputFrames: min(ring.count / 2, readBuffer.count / 2))
+            let plan = controller.plan(deviceFill: fill, ringFrames: min(ring.count / 2, readBuffer.count / 2),
+                                       ringReserve: highWater / 4, nominalRatio: deviceRate / sourceRate)
             let framesToRead = plan.inputFrames
             guard framesToRead > 0 else { continue }
             let samples = readBuffer.withUnsafeMutableBufferPointer {
@@ -144,7 +150,7 @@ final class RateControllerTests: XCTestCase {
         let report = simulate(skew: 0.003)
         XCTAssertEqual(report.underruns, 0)
         XCTAssertEqual(report.clockSource, .device)
-        XCTAssertGreaterThan(report.minimumFill, 256, "keeps a safety margin: \(report)")
+        XCTAssertGreaterThan(report.minimumFill, 768, "keeps a safety margin: \(report)")
         XCTAssertLessThanOrEqual(report.maximumFill, 3072)
         XCTAssertEqual(report.ringDropped, 0)
         // Latency settles and stays put: the last minute looks like the second.
@@ -153,24 +159,37 @@ final class RateControllerTests: XCTestCase {
         XCTAssertEqual(Double(report.coreFrames), 36_000, accuracy: 36)
     }
 
-    func testDeviceThreeTenthsOfAPercentSlowNeverUnderrunsAndPacesTheCore() {
+    func testDeviceThreeTenthsOfAPercentSlowIsAbsorbedByTheRatio() {
         let report = simulate(skew: -0.003)
         XCTAssertEqual(report.underruns, 0)
         XCTAssertEqual(report.clockSource, .device)
-        XCTAssertGreaterThan(report.minimumFill, 256, "\(report)")
+        XCTAssertGreaterThan(report.minimumFill, 768, "\(report)")
         XCTAssertLessThanOrEqual(report.maximumFill, 3072)
         XCTAssertEqual(report.ringDropped, 0)
         XCTAssertLessThanOrEqual(report.maximumRingCount, AudioOutput.ringHighWater(sourceRate: 32768) + 1100)
         XCTAssertEqual(report.averageFillLastMinute, report.averageFillSecondMinute, accuracy: 100, "\(report)")
-        // Audio is the clock: the core ran 0.3% slower than its nominal 60 fps.
-        XCTAssertEqual(Double(report.coreFrames), 36_000 * 0.997, accuracy: 36)
+        // Within the ±0.5% the ratio can bend, the core keeps its 60 fps.
+        XCTAssertEqual(Double(report.coreFrames), 36_000, accuracy: 36)
+    }
+
+    func testDeviceOnePercentSlowPacesTheCoreThroughTheHighWaterMark() {
+        // Beyond what the ratio can absorb, the ring reaches its high-water mark and the core waits:
+        // audio is the clock.
+        let report = simulate(skew: -0.01)
+        XCTAssertEqual(report.underruns, 0)
+        XCTAssertGreaterThan(report.minimumFill, 768, "\(report)")
+        XCTAssertEqual(report.ringDropped, 0)
+        XCTAssertLessThanOrEqual(report.maximumRingCount, AudioOutput.ringHighWater(sourceRate: 32768) + 1100)
+        XCTAssertEqual(report.averageFillLastMinute, report.averageFillSecondMinute, accuracy: 100, "\(report)")
+        // 60 fps × 0.99 / 0.995: the device's pace, with the ratio at its limit.
+        XCTAssertEqual(Double(report.coreFrames), 36_000 * 0.99 / 0.995, accuracy: 40)
     }
 
     func testInstantDeviceIsPacedByTheMonotonicClock() {
         let report = simulate(skew: 0, minutes: 2, instantDevice: true)
         XCTAssertEqual(report.clockSource, .monotonic)
         XCTAssertEqual(report.underruns, 0)
-        XCTAssertGreaterThan(report.minimumFill, 256, "\(report)")
+        XCTAssertGreaterThan(report.minimumFill, 768, "\(report)")
         XCTAssertEqual(report.ringDropped, 0)
         XCTAssertEqual(Double(report.coreFrames), 7_200, accuracy: 10)
     }

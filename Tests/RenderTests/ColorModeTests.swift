@@ -26,3 +26,15 @@ final class ColorModeTests: XCTestCase {
         for mode in ColorMode.allCases { XCTAssertEqual(try ColorMode(argument: mode.rawValue), mode) }
     }
 }
+
+final class CellTests: XCTestCase {
+    func testTextThatIsNotOneColumnWideBecomesAQuestionMark() {
+        let scalars: [Unicode.Scalar] = ["\u{07}", "\u{1B}", "\u{7F}", "\u{301}", "漢", "\u{1F600}", "\u{200B}"]
+        for scalar in scalars {
+            XCTAssertEqual(Cell(scalar, foreground: .white, background: .black).character, 0x3F, "U+\(String(scalar.value, radix: 16))")
+        }
+        for scalar: Unicode.Scalar in ["A", "é", "│", "▀", "─", "█"] {
+            XCTAssertEqual(Cell(scalar, foreground: .white, background: .black).character, scalar.value)
+        }
+    }
+}

@@ -85,13 +85,18 @@ final class DownsamplerTests: XCTestCase {
 
     func testAreaAverageMatchesAReferenceBoxFilterAtOddRatios() throws {
         var generator = SeededGenerator(seed: 3)
-        let cases: [(Int, Int, Int, Int)] = [(37, 23, 16, 5), (64, 48, 25, 9), (13, 40, 7, 11), (20, 10, 33, 8)]
-        for (width, height, columns, rows) in cases {
+        // (source width, height, target columns, rows, display aspect): odd ratios, upscaling, and
+        // one axis 1:1 while the other averages (the horizontal and vertical fast paths).
+        let cases: [(Int, Int, Int, Int, Double?)] = [
+            (37, 23, 16, 5, nil), (64, 48, 25, 9, nil), (13, 40, 7, 11, nil), (20, 10, 33, 8, nil),
+            (16, 64, 16, 8, 1.0), (64, 16, 16, 8, 2.0), (30, 20, 30, 10, nil),
+        ]
+        for (width, height, columns, rows, aspect) in cases {
             let frame = TestFrame.random(width: width + 6, height: height + 4, paletteSize: 4096, using: &generator)
             var canvas = CellCanvas(columns: columns, rows: rows)
             let rect = PixelRect(x: 3, y: 2, width: width, height: height)
             try frame.withSource { source in
-                let layout = Downsampler().draw(source, from: rect, into: canvas.bounds, on: &canvas)
+                let layout = Downsampler().draw(source, from: rect, into: canvas.bounds, on: &canvas, options: ScalingOptions(aspectRatio: aspect))
                 let picture = layout.picture
                 var worst = 0.0
                 for y in 0..<picture.height {
@@ -125,6 +130,20 @@ final class DownsamplerTests: XCTestCase {
         // Too small for 1:1: integer scaling falls back to averaging.
         let small = PictureLayout.fit(sourceWidth: 256, sourceHeight: 224, into: target, options: ScalingOptions(integerScaling: true))
         XCTAssertNil(small.integerScale)
+    }
+
+    func testUnusableAspectRatiosFallBackOrClamp() {
+        let target = CellRect(column: 0, row: 0, columns: 40, rows: 10)
+        let square = PictureLayout.fit(sourceWidth: 20, sourceHeight: 20, into: target, options: ScalingOptions())
+        for bad in [0.0, -1.0, .nan, .infinity] {
+            XCTAssertEqual(PictureLayout.fit(sourceWidth: 20, sourceHeight: 20, into: target, options: ScalingOptions(aspectRatio: bad)), square, "\(bad)")
+        }
+        let thin = PictureLayout.fit(sourceWidth: 20, sourceHeight: 20, into: target, options: ScalingOptions(aspectRatio: 1e-300))
+        XCTAssertEqual(thin.picture.height, 20)
+        XCTAssertEqual(thin.picture.width, 1)
+        let wide = PictureLayout.fit(sourceWidth: 20, sourceHeight: 20, into: target, options: ScalingOptions(aspectRatio: 1e300))
+        XCTAssertEqual(wide.picture.width, 40)
+        XCTAssertEqual(wide.picture.height, 1)
     }
 
     func testTwoPlacementsOfOneFrameComposeSideBySide() throws {

@@ -53,9 +53,7 @@ struct TestFrame {
 
     @discardableResult
     func withSource<R>(_ body: (FrameSource) throws -> R) throws -> R {
-        try bytes.withUnsafeBytes { raw in
-            try body(try FrameSource(bytes: raw, width: width, height: height, pitch: pitch, format: format))
-        }
+        try FrameSource.withPixels(bytes, width: width, height: height, pitch: pitch, format: format, body)
     }
 
     static func random(width: Int, height: Int, paletteSize: Int, using generator: inout SeededGenerator) -> TestFrame {

@@ -75,8 +75,7 @@ final class PhosphorApp {
         for signal in wake.signals { handleSignal(signal) }
         let bytes = wake.input ? terminal.readAvailable() : []
         let later = ContinuousClock.now
-        var events = decoder.decode(bytes, now: later)
-        events += decoder.flush(now: later)
+        let events = bytes.isEmpty ? decoder.flush(now: later) : decoder.decode(bytes, now: later)
         for event in events { route(event, now: later) }
     }
 
@@ -151,16 +150,17 @@ final class PhosphorApp {
                 screens.append(screen)
             case .pop:
                 if let closing = screens.popLast() as? ClosingScreen { closing.close() }
-                screens.last?.becameTop()
-                CursesWindow.repaintEverything()
+                // Every screen still visible repaints fully where the overlay was. No whole-screen
+                // ncurses repaint here: it would paint ncurses' blank background over a game picture.
+                for screen in visibleScreens { screen.becameTop() }
             case .play(let launch):
                 do {
                     let play = try PlayScreen(launch: launch, services: services, releaseEvents: releaseEvents,
                                               terminal: terminal)
                     play.onFinished = { [services] seconds in services.onGameFinished?(launch, seconds) }
+                    // The play screen's first frame repaints every cell of the terminal itself.
                     screens.append(play)
                     services.onGameStarted?(launch)
-                    CursesWindow.repaintEverything()
                 } catch {
                     let message = "\(error)"
                     Log.error(message)

@@ -60,6 +60,8 @@ final class PlayPicture {
         drawStatus(content, columns: columns)
         var output: [UInt8] = []
         _ = renderer.encodeChanges(into: &output)
+        // The caller resets SGR and moves the cursor back for ncurses after these bytes.
+        renderer.encoder.forgetTerminalState()
         return output
     }
 

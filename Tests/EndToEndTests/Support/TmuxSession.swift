@@ -21,7 +21,8 @@ final class TmuxSession {
         for (key, value) in environment { variables[key] = value }
         let exports = variables.map { "\($0.key)=\(Self.quote($0.value))" }.joined(separator: " ")
         let command = "\(exports) \(Self.quote(PhosphorProcess.binary.path)) \(arguments.map(Self.quote).joined(separator: " ")); echo \"PHOSPHOR-EXIT=$?\"; sleep 600"
-        try tmux(["new-session", "-d", "-s", name, "-x", "\(columns)", "-y", "\(rows)", command])
+        // The server this starts outlives the call: give it no pipe to hold open.
+        try tmux(["new-session", "-d", "-s", name, "-x", "\(columns)", "-y", "\(rows)", command], readOutput: false)
         started = true
     }
 
@@ -30,21 +31,22 @@ final class TmuxSession {
     func stop() {
         guard started else { return }
         started = false
-        _ = try? tmux(["kill-server"])
+        _ = try? tmux(["kill-server"], readOutput: false)
     }
 
     static func quote(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
 
     @discardableResult
-    func tmux(_ arguments: [String]) throws -> String {
+    func tmux(_ arguments: [String], readOutput: Bool = true) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/tmux")
         process.arguments = ["-L", socket, "-f", "/dev/null"] + arguments
         let output = Pipe()
-        process.standardOutput = output
+        process.standardOutput = readOutput ? output : FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
         try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let data = readOutput ? output.fileHandleForReading.readDataToEndOfFile() : Data()
         process.waitUntilExit()
         return String(decoding: data, as: UTF8.self)
     }

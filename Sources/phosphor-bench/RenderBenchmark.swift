@@ -1,0 +1,81 @@
+import Foundation
+import Render
+
+/// Renders a frame sequence the way the play view does (begin frame, draw, encode the changes)
+/// and measures time and bytes per frame.
+struct RenderBenchmark {
+    struct Result {
+        var scene: String
+        var columns: Int
+        var rows: Int
+        var frames: Int
+        /// Mean wall time per frame over all passes (convert + downsample + diff + encode).
+        var microsecondsPerFrame: Double
+        /// Bytes of the first frame (a full redraw).
+        var firstFrameBytes: Int
+        /// Mean bytes of frames 2…N (only what changed).
+        var steadyBytesPerFrame: Double
+        /// Mean time and bytes when every frame is a full redraw (`invalidate()` before each).
+        var fullRedrawMicroseconds: Double
+        var fullRedrawBytes: Double
+    }
+
+    var colorMode: ColorMode
+    var passes: Int
+
+    func run(scene: String, frames: [RawFrameFile], columns: Int, rows: Int) throws -> Result {
+        let renderer = FrameRenderer(colorMode: colorMode, synchronizedOutput: false)
+        var output: [UInt8] = []
+        output.reserveCapacity(1 << 20)
+        var firstBytes = 0, steadyBytes = 0
+        let target = CellRect(column: 0, row: 0, columns: columns, rows: rows)
+
+        func render(_ frame: RawFrameFile) throws -> Int {
+            output.removeAll(keepingCapacity: true)
+            renderer.beginFrame(columns: columns, rows: rows)
+            try frame.pixels.withUnsafeBytes { raw in
+                let source = try FrameSource(bytes: raw, width: frame.width, height: frame.height, pitch: frame.width * 4, format: .xrgb8888)
+                renderer.draw(source, from: source.bounds, into: target)
+            }
+            return renderer.encodeChanges(into: &output)
+        }
+
+        // Incremental: the normal case.
+        var elapsed: UInt64 = 0
+        for pass in 0..<passes {
+            renderer.invalidate()
+            for (index, frame) in frames.enumerated() {
+                let start = Clock.now()
+                let bytes = try render(frame)
+                elapsed += Clock.now() - start
+                if pass == 0 {
+                    if index == 0 { firstBytes = bytes } else { steadyBytes += bytes }
+                }
+            }
+        }
+        // Full redraw of every frame: what a renderer without diffing sends.
+        var fullElapsed: UInt64 = 0, fullBytes = 0
+        for frame in frames {
+            renderer.invalidate()
+            let start = Clock.now()
+            fullBytes += try render(frame)
+            fullElapsed += Clock.now() - start
+        }
+        let count = frames.count
+        return Result(scene: scene, columns: columns, rows: rows, frames: count,
+                      microsecondsPerFrame: Double(elapsed) / 1000 / Double(count * passes),
+                      firstFrameBytes: firstBytes,
+                      steadyBytesPerFrame: count > 1 ? Double(steadyBytes) / Double(count - 1) : 0,
+                      fullRedrawMicroseconds: Double(fullElapsed) / 1000 / Double(count),
+                      fullRedrawBytes: Double(fullBytes) / Double(count))
+    }
+}
+
+/// Monotonic nanoseconds.
+enum Clock {
+    static func now() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import XCTest
+
+/// `phosphor play` in a real terminal (tmux, legacy keys: no key releases): the picture, keys,
+/// the pause menu, save states, fast-forward, hold buttons, screenshots, quitting.
+final class PlayScreenTests: XCTestCase {
+    var phosphor: PhosphorProcess!
+    var tmux: TmuxSession?
+
+    override func setUpWithError() throws { phosphor = try PhosphorProcess() }
+
+    override func tearDown() {
+        tmux?.stop()
+        phosphor.cleanUp()
+    }
+
+    private func play(_ rom: String, _ extra: [String] = []) throws -> TmuxSession {
+        let session = try TmuxSession(arguments: ["play", "--no-audio"] + extra + [PhosphorProcess.rom(rom).path],
+                                      home: phosphor.home)
+        tmux = session
+        try session.waitFor(text: "fps")
+        return session
+    }
+
+    /// The screen without the status bar (its fps figure changes every second).
+    private func picture(_ session: TmuxSession) throws -> String {
+        let lines = try session.capture(escapes: true).split(separator: "\n", omittingEmptySubsequences: false)
+        return lines.filter { !$0.contains("fps") }.joined(separator: "\n")
+    }
+
+    /// Waits until two captures a few frames apart agree (the picture settled).
+    private func settledPicture(_ session: TmuxSession) throws -> String {
+        var previous = try picture(session)
+        for _ in 0..<30 {
+            Thread.sleep(forTimeInterval: 0.15)
+            let current = try picture(session)
+            if current == previous { return current }
+            previous = current
+        }
+        return previous
+    }
+
+    func testPictureIsColouredHalfBlocks() throws {
+        let session = try play("nes/phosphor-test.nes")
+        let screen = try session.waitFor("half blocks in colour", escapes: true) {
+            $0.contains("▀") && $0.contains("\u{1B}[38;5;")
+        }
+        XCTAssertGreaterThan(screen.components(separatedBy: "▀").count, 200, "the picture fills the window")
+        XCTAssertTrue(screen.contains("NES"), "status bar")
+    }
+
+    func testKeysChangeThePictureAndItSettlesBackAfterRelease() throws {
+        let session = try play("nes/phosphor-test.nes")
+        let idle = try settledPicture(session)
+        try session.send("x")  // A
+        let pressed = try session.waitFor("the A box to react", escapes: true) { screen in
+            screen.split(separator: "\n").filter { !$0.contains("fps") }.joined(separator: "\n") != idle
+        }
+        XCTAssertNotEqual(pressed, idle)
+        // Without key releases a tap counts as held until autorepeat would have started (~0.7 s).
+        try session.waitFor("the picture to return", escapes: true) { screen in
+            screen.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.contains("fps") }.joined(separator: "\n") == idle
+        }
+    }
+
+    func testSaveStateThenResetThenLoadRestoresThePicture() throws {
+        let session = try play("gb/phosphor-test.gbc")
+        let bootOne = try settledPicture(session)
+        try session.send("Escape")
+        try session.waitFor(text: "Paused")
+        try session.send("Down")
+        try session.send("Enter")
+        try session.waitFor(text: "Slot 9")
+        try session.send("Down")  // from Slot 1 (the current slot) to Slot 2
+        try session.send("Enter")
+        try session.waitFor(text: "saved to Slot 2")
+        try session.send("Escape")
+        try session.send("Escape")
+        try session.waitFor("the menu to close") { !$0.contains("Paused") }
+        try session.send("F9")  // reset: the cartridge boots again and counts 2
+        try session.waitFor(text: "reset")
+        let bootTwo = try settledPicture(session)
+        XCTAssertNotEqual(bootTwo, bootOne, "the boot counter went up after the reset")
+        try session.send("Escape")
+        try session.waitFor(text: "Paused")
+        try session.send("Down", "Down")
+        try session.send("Enter")
+        try session.waitFor(text: "Load State")
+        try session.send("Down")
+        try session.send("Enter")
+        try session.waitFor(text: "loaded Slot 2")
+        XCTAssertEqual(try settledPicture(session), bootOne, "loading the state brought back the first boot's picture")
+        let states = phosphor.home.appendingPathComponent("data/states/gbc")
+        let files = try FileManager.default.contentsOfDirectory(atPath: states.path)
+        XCTAssertTrue(files.contains("phosphor-test.state2"))
+        XCTAssertTrue(files.contains("phosphor-test.state2.png"))
+    }
+
+    func testFastForwardShowsInTheStatusBar() throws {
+        let session = try play("nes/phosphor-test.nes")
+        try session.send("Tab")
+        try session.waitFor(text: "▶▶ 4x")
+        try session.send("Tab")
+        try session.waitFor("normal speed") { !$0.contains("▶▶") }
+    }
+
+    func testHoldButtonKeepsAPressed() throws {
+        let session = try play("nes/phosphor-test.nes")
+        let idle = try settledPicture(session)
+        try session.send("h")
+        try session.waitFor(text: "HOLD: press a button")
+        try session.send("x")
+        try session.waitFor(text: "HOLD A")
+        Thread.sleep(forTimeInterval: 1.5)  // far past any autorepeat window
+        XCTAssertNotEqual(try settledPicture(session), idle, "A stays pressed")
+        try session.send("h")
+        try session.send("x")
+        try session.waitFor("A released") { !$0.contains("HOLD A") }
+        XCTAssertEqual(try settledPicture(session), idle)
+    }
+
+    func testScreenshotWritesAPNG() throws {
+        let session = try play("nes/phosphor-test.nes")
+        try session.send("F12")
+        try session.waitFor(text: "screenshot")
+        let folder = phosphor.home.appendingPathComponent("data/screenshots")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        XCTAssertEqual(files.count, 1)
+        let bytes = try Data(contentsOf: folder.appendingPathComponent(files[0]))
+        XCTAssertEqual(Array(bytes.prefix(4)), [0x89, 0x50, 0x4E, 0x47])
+        XCTAssertTrue(files[0].hasPrefix("phosphor-test "), files[0])
+    }
+
+    func testQuitFromThePauseMenuExitsCleanlyAndWritesTheAutomaticState() throws {
+        let session = try play("nes/phosphor-test.nes")
+        try session.send("Escape")
+        try session.waitFor(text: "Paused")
+        try session.send("End")
+        try session.send("Enter")
+        XCTAssertEqual(try session.waitForExit(), 0)
+        let auto = phosphor.home.appendingPathComponent("data/states/nes/phosphor-test.state.auto")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: auto.path))
+    }
+
+    func testFrameLimitExitsByItself() throws {
+        let session = try TmuxSession(arguments: ["play", "--no-audio", "--frames", "90",
+                                                  PhosphorProcess.rom("nes/phosphor-test.nes").path],
+                                      home: phosphor.home)
+        tmux = session
+        XCTAssertEqual(try session.waitForExit(), 0)
+    }
+}
