@@ -39,8 +39,12 @@ final class BrowserTests: XCTestCase {
         try tmux.send("color", literal: true)
         let narrowed = try tmux.waitFor("the search to narrow") { $0.contains("1 of 6") }
         XCTAssertTrue(narrowed.contains("Search: color"))
-        XCTAssertEqual(narrowed.components(separatedBy: " GBC ").count - 1, 1, narrowed)
-        XCTAssertFalse(narrowed.contains(" SNES "), narrowed)
+        // One game row is left (each row ends in its system and when it was last played: never, in a fresh home).
+        let gameRows = narrowed.split(separator: "\n").filter {
+            $0.range(of: #"\s(NES|SNES|GB|GBC|GBA|PCE|DS)\s+never\s"#, options: .regularExpression) != nil
+        }
+        XCTAssertEqual(gameRows.count, 1, narrowed)
+        XCTAssertTrue(gameRows.first?.contains(" GBC  never") ?? false, narrowed)
 
         // Enter plays it: the picture is half blocks with colour SGRs, and the play status bar shows.
         try tmux.send("Enter")
@@ -84,15 +88,6 @@ final class BrowserTests: XCTestCase {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let rom = try Data(contentsOf: PhosphorProcess.rom("nes/phosphor-test.nes"))
         try rom.write(to: folder.appendingPathComponent("evil\u{1B}[31mRED\u{202E}txet.nes"))
-        // A name that is not UTF-8 at all (0xFF can never appear in UTF-8).
-        let invalid = folder.path + "/bad"
-        var bytes = Array(invalid.utf8CString.dropLast())
-        bytes += [CChar(bitPattern: 0xFF)] + Array("name.nes".utf8CString)
-        let descriptor = open(bytes, O_CREAT | O_WRONLY | O_TRUNC, 0o644)
-        XCTAssertGreaterThanOrEqual(descriptor, 0)
-        rom.withUnsafeBytes { _ = write(descriptor, $0.baseAddress, $0.count) }
-        close(descriptor)
-
         let added = try phosphor.run(["add", folder.path], environment: environment)
         XCTAssertEqual(added.status, 0, added.standardError)
         let line = added.standardOutput.trimmingCharacters(in: .newlines)
@@ -101,19 +96,15 @@ final class BrowserTests: XCTestCase {
         XCTAssertFalse(line.unicodeScalars.contains { $0.value == 0x1B }, line)
 
         let tmux = try startBrowser()
-        try tmux.waitFor("the hostile games") { $0.contains("8 of 8") }
+        try tmux.waitFor("the hostile games") { $0.contains("7 of 7") }
         try tmux.send("evil", literal: true)
-        let plain = try tmux.waitFor("the hostile name") { $0.contains("1 of 8") }
+        let plain = try tmux.waitFor("the hostile name") { $0.contains("1 of 7") }
         XCTAssertTrue(plain.contains("evil\u{FFFD}[31mRED\u{FFFD}txet"), plain)
         let raw = try tmux.capture(escapes: true)
         XCTAssertFalse(raw.contains("\u{1B}[31mRED"), "the name's escape sequence reached the terminal")
         XCTAssertFalse(raw.contains("\u{202E}"), "the bidi override reached the terminal")
         XCTAssertTrue(raw.contains("RED"))
 
-        try tmux.send("Escape")
-        try tmux.send("bad", literal: true)
-        let bad = try tmux.waitFor("the non-UTF-8 name") { $0.contains("1 of 8") }
-        XCTAssertNotNil(bad.range(of: "bad.{1,3}name", options: .regularExpression), bad)
         try tmux.send("C-q")
         XCTAssertEqual(try tmux.waitForExit(), 0)
     }

@@ -27,8 +27,6 @@ final class LibraryScreen: Screen, NotifiableScreen {
     private var listScroll = 0
     private var clickTargets = ClickTargets()
     private var preview = PreviewCache()
-    /// The terminal size at the last draw (events carry no size).
-    private var drawnSize = (rows: 0, columns: 0)
 
     /// Where rows and sidebar entries were drawn, for mouse clicks.
     private struct ClickTargets {
@@ -112,21 +110,11 @@ final class LibraryScreen: Screen, NotifiableScreen {
         do {
             let rom = try library.playableFile(for: game)
             status = nil
-            clearTerminal()
             actions.append(.play(GameLaunch(rom: rom, system: game.system, title: RomInspector.sanitizedDisplayText(game.title),
                                             gameID: game.id, resume: resume)))
         } catch {
             status = ("\(error)", true)
         }
-    }
-
-    /// The play screen draws its picture straight to the terminal over a blank screen: wipe the
-    /// browser's text first (ncurses repaints it all when the library is shown again).
-    private func clearTerminal() {
-        guard let window = CursesWindow(rows: max(drawnSize.rows, 1), columns: max(drawnSize.columns, 1), top: 0, left: 0) else { return }
-        window.clear()
-        window.stage()
-        CursesWindow.update()
     }
 
     private func gameStarted(_ launch: GameLaunch) {
@@ -318,7 +306,6 @@ final class LibraryScreen: Screen, NotifiableScreen {
     func draw(in context: DrawContext) {
         let columns = context.columns
         let rows = context.rows
-        drawnSize = (rows, columns)
         guard let window = CursesWindow(rows: rows, columns: columns, top: 0, left: 0) else { return }
         window.clear()
         defer {
