@@ -64,6 +64,11 @@ final class BrowserTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: gbcStates.appendingPathComponent("phosphor-test.state.auto").path))
         XCTAssertTrue(FileManager.default.fileExists(atPath: gbcStates.appendingPathComponent("phosphor-test.state.auto.png").path))
         XCTAssertFalse(FileManager.default.fileExists(atPath: gbcStates.appendingPathComponent("phosphor-test.state.before-load").path))
+        // The preview pane shows the automatic state's screenshot as coloured half blocks.
+        let preview = try tmux.waitFor("the save-state preview", escapes: true) { screen in
+            screen.split(separator: "\n").contains { $0.contains("│") && $0.contains("▀▀▀▀") && $0.contains("\u{1B}[") }
+        }
+        XCTAssertFalse(preview.contains("No save state yet"), preview)
 
         // Enter on Continue resumes: the automatic state is loaded (the store keeps the state it
         // replaced as `.before-load`) and the game picture is back.
@@ -105,6 +110,40 @@ final class BrowserTests: XCTestCase {
         XCTAssertFalse(raw.contains("\u{202E}"), "the bidi override reached the terminal")
         XCTAssertTrue(raw.contains("RED"))
 
+        try tmux.send("C-q")
+        XCTAssertEqual(try tmux.waitForExit(), 0)
+    }
+
+    func testGamesWithoutACoreAreGreyedAndDoNotStartAndFavouritesFilter() throws {
+        // A Genesis header (no Genesis core is installed here): "SEGA" at 0x100, title at 0x150.
+        var rom = [UInt8](repeating: 0x20, count: 0x400)
+        rom.replaceSubrange(0x100..<0x110, with: Array("SEGA MEGA DRIVE ".utf8))
+        rom.replaceSubrange(0x150..<0x15A, with: Array("SONIC TEST".utf8))
+        let folder = phosphor.home.appendingPathComponent("sega")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data(rom).write(to: folder.appendingPathComponent("sonic.md"))
+        let catalog = try phosphor.run(["cores"])
+        try XCTSkipIf(catalog.standardOutput.contains("genesis_plus_gx") || catalog.standardOutput.contains("picodrive"),
+                      "a Genesis core is installed")
+        XCTAssertEqual(try phosphor.run(["add", folder.path], environment: environment).status, 0)
+
+        let tmux = try startBrowser()
+        try tmux.waitFor("all games") { $0.contains("7 of 7") }
+        try tmux.send("sonic", literal: true)
+        let row = try tmux.waitFor("the Genesis game") { $0.contains("1 of 7") }
+        XCTAssertTrue(row.contains("SONIC TEST"), row)
+        XCTAssertTrue(row.contains("no core for Genesis"), row)
+        try tmux.send("Enter")
+        let refused = try tmux.waitFor("the refusal") { $0.contains("SONIC TEST: no core for Genesis") }
+        XCTAssertTrue(refused.contains("Search: sonic"), "the browser must stay:\n\(refused)")
+
+        // Ctrl-F marks it a favourite, Ctrl-E shows favourites only.
+        try tmux.send("C-f")
+        try tmux.waitFor(text: "★ SONIC TEST")
+        try tmux.send("C-u")
+        try tmux.send("C-e")
+        let favourites = try tmux.waitFor("favourites only") { $0.contains("★ only") && $0.contains("1 of 7") }
+        XCTAssertFalse(favourites.contains("PHOSPHOR TEST"), favourites)
         try tmux.send("C-q")
         XCTAssertEqual(try tmux.waitForExit(), 0)
     }
