@@ -13,6 +13,8 @@ final class LibraryScreen: Screen, NotifiableScreen {
     /// Smaller terminals get a message instead of the layout.
     static let minimumColumns = 40
     static let minimumRows = 12
+    /// Narrower terminals get no systems sidebar (←→ still switch systems).
+    static let sidebarMinimumColumns = 70
 
     let services: AppServices
     let library: GameLibrary
@@ -325,7 +327,7 @@ final class LibraryScreen: Screen, NotifiableScreen {
         drawProgress(window, row: 1, columns: columns)
         let bodyTop = 2
         let bodyRows = rows - 4
-        let sidebarWidth = columns >= 70 ? 22 : 0
+        let sidebarWidth = columns >= Self.sidebarMinimumColumns ? 22 : 0
         let previewWidth = columns >= 110 ? min(44, columns / 3) : 0
         if sidebarWidth > 0 { drawSidebar(window, top: bodyTop, rows: bodyRows, width: sidebarWidth) }
         let listLeft = sidebarWidth
@@ -348,6 +350,8 @@ final class LibraryScreen: Screen, NotifiableScreen {
         column += window.put(search, row: 0, column: column, width: max(0, columns / 2 - column),
                              style: TextStyle(foreground: 0, background: 7, bold: !model.search.isEmpty, dim: model.search.isEmpty))
         var right = ["sort: \(BrowserText.sortName(model.sort))"]
+        // Without the sidebar (narrow terminals) the header says which system is shown.
+        if columns < Self.sidebarMinimumColumns { right.insert(model.system?.displayName ?? "All", at: 0) }
         if model.favouritesOnly { right.append("★ only") }
         right.append("\(model.filteredGames.count) of \(model.games.count)")
         let text = right.joined(separator: " │ ") + " "
