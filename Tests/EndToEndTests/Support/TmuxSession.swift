@@ -62,8 +62,20 @@ final class TmuxSession {
         for descriptor: Int32 in 0...2 {
             posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
         }
+        // Like Process: the child starts with no blocked signals and default handlers (a test
+        // runner's mask would otherwise pass on to tmux and to phosphor under it).
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let result = posix_spawn(&pid, "/usr/bin/tmux", &actions, nil, argv, environ)
+        let result = posix_spawn(&pid, "/usr/bin/tmux", &actions, &attributes, argv, environ)
         guard result == 0 else { throw NSError(domain: NSPOSIXErrorDomain, code: Int(result)) }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
