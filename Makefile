@@ -18,7 +18,9 @@ DEPS_BUILD := libncurses-dev libasound2-dev retroarch-dev libretro-core-info lib
 DEPS_CORES := libretro-nestopia libretro-gambatte libretro-mgba libretro-bsnes-mercury-performance \
 	libretro-desmume libretro-beetle-pce-fast
 DEPS_TEST := tmux cc65 sdcc binutils-arm-none-eabi libchafa-dev libglib2.0-dev python3 zip p7zip-full
-DEPS := $(DEPS_BUILD) $(DEPS_CORES) $(DEPS_TEST)
+# make bench: a venv for the peer (gambaterm, from PyPI).
+DEPS_BENCH := python3-venv
+DEPS := $(DEPS_BUILD) $(DEPS_CORES) $(DEPS_TEST) $(DEPS_BENCH)
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -35,9 +37,12 @@ deps:
 build: deps
 	$(SWIFT) build $(BUILD_FLAGS) --product phosphor
 
+# Every test against the release binary, then the lock-free rings, the mailbox and the core thread
+# again under ThreadSanitizer. (No --parallel: with it SwiftPM 6.3 ran no XCTest case at all here.)
 test: deps
 	$(SWIFT) build $(BUILD_FLAGS) --product phosphor
-	PHOSPHOR_BINARY=$(CURDIR)/$(BIN) $(SWIFT) test --parallel --num-workers 2
+	PHOSPHOR_BINARY=$(CURDIR)/$(BIN) $(SWIFT) test
+	$(SWIFT) test --sanitize=thread --scratch-path .build/tsan --filter 'PhosphorKitTests|CoreThreadTests'
 
 run: build
 	$(BIN)

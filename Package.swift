@@ -53,7 +53,7 @@ let package = Package(
         .testTarget(name: "InputTests", dependencies: ["Input", "PhosphorKit"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "PhosphorKit"]),
         .testTarget(name: "ShellTests", dependencies: ["Shell", "PhosphorKit"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["PhosphorKit"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["PhosphorKit"], exclude: ["Support/kitty_pty.py"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import PhosphorKit
+import Synchronization
 
 /// The one thread that owns a core (mGBA's mCoreThread, simplified): it loads the game, runs frames,
 /// paces them, and runs control jobs between frames. Control goes through a lock (`NSCondition`);
@@ -39,7 +40,14 @@ public final class CoreThread: @unchecked Sendable {
     /// Pace frames to real time (false: as fast as the core allows).
     public var realTime = true
     /// While the audio ring holds more samples than this, the core waits (audio is the clock).
-    public var audioHighWater: Int?
+    /// 0 = no audio pacing. Any thread: it follows the core's sample rate during play.
+    public var audioHighWater: Int {
+        get { highWater.load(ordering: .relaxed) }
+        set { highWater.store(newValue, ordering: .relaxed) }
+    }
+    private let highWater = Atomic<Int>(0)
+    /// Copy only the final frames into the mailbox (headless runs; see `CoreHost.copyFramesFrom`).
+    public var copyOnlyFinalFrames = false
     /// Fast-forward plays no sound (the default) instead of sped-up sound.
     public var muteWhileFastForwarding = true
 
@@ -120,6 +128,11 @@ public final class CoreThread: @unchecked Sendable {
     }
 
     public func pause() { request(.paused) }
+
+    /// Runs exactly one frame (frame advance while paused) and returns when it is done.
+    public func step() throws {
+        try perform { $0.runFrame() }
+    }
     public func resume() { request(.running) }
 
     /// 1 = real time; 2, 4, 8… = fast-forward; 0 = unlimited.
@@ -157,6 +170,7 @@ public final class CoreThread: @unchecked Sendable {
 
     private func run(_ host: CoreHost) {
         host.audioRing = audioRing
+        if copyOnlyFinalFrames, let frameLimit { host.copyFramesFrom = frameLimit > 60 ? frameLimit - 60 : 0 }
         if let audioTap { host.audioTap = { audioTap($0) } }
         var pacer = FramePacer()
         var fpsWindow = (start: ContinuousClock.now, frames: 0)
@@ -208,7 +222,8 @@ public final class CoreThread: @unchecked Sendable {
             }
             if realTime {
                 pacer.wait(framesPerSecond: host.avInfo.framesPerSecond, speed: currentSpeed)
-                if currentSpeed == 1, let ring = audioRing, let highWater = audioHighWater {
+                let highWater = audioHighWater
+                if currentSpeed == 1, let ring = audioRing, highWater > 0 {
                     waitForAudio(ring: ring, highWater: highWater)
                 }
             }

@@ -59,7 +59,7 @@ public struct GamepadMapping: Sendable, Equatable {
     /// Buttons a pad's entry names are remapped; the rest keep the standard mapping. A bad file
     /// is reported with its line and ignored (never rewritten).
     public static func overrides(fromFileText text: String) throws(KeyMapFileError) -> [String: GamepadMapping] {
-        let pads = try LinedJSON.parseObject(text)
+        let pads = try KeyMapJSON.parseObject(text)
         var result: [String: GamepadMapping] = [:]
         for pad in pads {
             guard case .object(let entries) = pad.value.value else {

@@ -17,6 +17,7 @@ public enum InputAction: String, CaseIterable, Sendable, Codable {
     case stateSlotUp = "state-slot-up"
     case stateSlotDown = "state-slot-down"
     case reset
+    case mute
     case quit
 
     /// For menus and the key-map editor.
@@ -32,6 +33,7 @@ public enum InputAction: String, CaseIterable, Sendable, Codable {
         case .stateSlotUp: "State slot +"
         case .stateSlotDown: "State slot -"
         case .reset: "Reset"
+        case .mute: "Sound on/off"
         case .quit: "Quit"
         }
     }

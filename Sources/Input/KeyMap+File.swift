@@ -22,7 +22,7 @@ public struct KeyMapFileError: Error, Equatable, Sendable {
 extension KeyMap {
     /// Applies the bindings in `text` on top of `self`. Nothing changes when it throws.
     public mutating func apply(fileText text: String) throws(KeyMapFileError) {
-        let members = try LinedJSON.parseObject(text)
+        let members = try KeyMapJSON.parseObject(text)
         var updated = self
         try KeyMap.checkUnique(members)
         for member in members {
@@ -60,7 +60,7 @@ extension KeyMap {
         self = updated
     }
 
-    private static func checkUnique(_ members: [LinedJSON.Member]) throws(KeyMapFileError) {
+    private static func checkUnique(_ members: [PositionedJSON.Member]) throws(KeyMapFileError) {
         var seen: Set<String> = []
         for member in members where !seen.insert(member.key).inserted {
             throw KeyMapFileError(line: member.line, message: "\"\(member.key)\" appears twice")
@@ -68,14 +68,14 @@ extension KeyMap {
     }
 
     /// The `name: keys` pairs of a section object, with the keys parsed.
-    private static func bindings(_ section: LinedJSON.Member) throws(KeyMapFileError) -> [(LinedJSON.Member, [Key])] {
+    private static func bindings(_ section: PositionedJSON.Member) throws(KeyMapFileError) -> [(PositionedJSON.Member, [Key])] {
         guard case .object(let entries) = section.value.value else {
             throw KeyMapFileError(line: section.line, message: "\"\(section.key)\" must be an object { ... }")
         }
         try checkUnique(entries)
-        var result: [(LinedJSON.Member, [Key])] = []
+        var result: [(PositionedJSON.Member, [Key])] = []
         for entry in entries {
-            let nodes: [LinedJSON.Node]
+            let nodes: [PositionedJSON]
             switch entry.value.value {
             case .string: nodes = [entry.value]
             case .array(let elements): nodes = elements

@@ -110,6 +110,7 @@ public struct KeyMap: Sendable, Equatable {
         .stateSlotUp: [.function(6)],
         .stateSlotDown: [.function(7)],
         .reset: [.function(9)],
+        .mute: [.function(4)],
         .quit: [],
     ]
 

@@ -36,11 +36,14 @@ struct HeadlessRun {
         let system = try RomCheck.inspect(rom)
         let stateBytes = try stateIn.map { try Self.readState($0) }
         let catalog = CoreCatalog.discover()
+        let config = ConfigStore.load(from: paths.configFile)
+        if let error = config.loadError { Log.error("\(error)") }
         let core = try CoreSelection.core(for: rom, system: system, explicitCore: explicitCore,
-                                          preferences: [:], catalog: catalog)
+                                          preferences: config.config.corePreferences, catalog: catalog)
         let thread = CoreThread(configuration: CoreHost.Configuration(core: core, rom: rom, paths: paths, system: system))
         thread.realTime = false
         thread.frameLimit = frames
+        thread.copyOnlyFinalFrames = true
         let failure = Mutex<Error?>(nil)
         let recorder = try audioWAV.map { try AudioRecording(file: $0) }
         let input = self.input

@@ -10,7 +10,8 @@ enum RomCheck {
         var description: String
     }
 
-    /// Returns the system the ROM is for, or nil when the bytes don't say and `--core` must decide.
+    /// Returns the system the ROM is for (extension and header, see `RomInspector`), or nil when
+    /// the bytes don't say and `--core` must decide.
     static func inspect(_ url: URL) throws -> GameSystem? {
         let name = url.lastPathComponent
         var isDirectory: ObjCBool = false
@@ -23,11 +24,12 @@ enum RomCheck {
         guard size <= maximumSize else {
             throw Failure(description: "\(name): \(size >> 20) MiB is larger than any cartridge Phosphor plays")
         }
-        guard let handle = FileHandle(forReadingAtPath: url.path) else {
-            throw Failure(description: "\(name): cannot be read (permissions?)")
+        do {
+            return try RomInspector.inspect(file: url).system
+        } catch let error as RomInspectionError {
+            // An unknown system is not fatal when the user names the core (--core).
+            if case .unknownSystem = error { return nil }
+            throw Failure(description: "\(error)")
         }
-        defer { try? handle.close() }
-        let head = [UInt8]((try? handle.read(upToCount: 0x10000)) ?? Data())
-        return try SystemSniffer.system(fileName: name, head: head, size: size)
     }
 }

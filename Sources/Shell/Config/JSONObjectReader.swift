@@ -1,3 +1,5 @@
+import PhosphorKit
+
 /// A problem with one value in a user's JSON file: the line it is on and what is wrong,
 /// e.g. line 7, "audio.volume must be between 0 and 100 (found 150)".
 struct JSONFieldProblem: Error, Sendable, Equatable {

@@ -65,7 +65,7 @@ final class PauseMenu: ListMenu {
                 services.configStore.config.audio.volume = volume
             }))
             list.append(MenuItem(label: "Sound", value: services.config.audio.muted ? "muted" : "on", activate: {
-                services.configStore.config.audio.muted.toggle()
+                play.toggleMute()
             }))
         } else {
             list.append(MenuItem(label: "Sound", value: play.audioStatus ?? "off", enabled: false))

@@ -19,12 +19,20 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
     private(set) var audio: AudioOutput?
     private(set) var audioStatus: String?
     let input: PlayerInput
+    /// Local gamepads (Linux evdev): one per player, hot-plugged.
+    let gamepads = GamepadManager()
     let picture: PlayPicture
     private(set) var skin: Skin
     let states: StateStore
     let gameKey: String
 
     private var lastFrame: VideoFrame?
+    private var lastStatus = ""
+    private var lastGamepadNotice: String?
+    /// Frames taken from the mailbox per second (lower than the game's fps when the UI falls behind).
+    private var displayedFPS: Double = 0
+    private var displayCount = 0
+    private var displayWindowStart = ContinuousClock.now
     private var needsRender = true
     private var fastForwardLatched = false
     private(set) var fastForwardSpeed: Double
@@ -59,7 +67,8 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
         } else {
             do {
                 audio = try AudioOutput(device: services.overrides.audioDevice ?? config.audio.device,
-                                        latency: .milliseconds(config.audio.latencyMilliseconds))
+                                        latency: .milliseconds(config.audio.latencyMilliseconds),
+                                        fastForward: config.audio.fastForwardAudio == .spedUp ? .spedUp : .muted)
             } catch {
                 audioStatus = "no sound: \(error)"
                 Log.warning("\(error)")
@@ -74,14 +83,13 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
         try thread.start()
         let avInfo = try thread.perform { $0.avInfo }
         if let audio {
-            thread.audioHighWater = audio.ringHighWater
             do {
                 audio.setVolume(Double(config.audio.volume) / 100)
                 audio.setMuted(config.audio.muted)
                 try audio.start(ring: ring, sourceRate: avInfo.sampleRate)
+                thread.audioHighWater = audio.ringHighWater  // follows the rate given to start
             } catch {
                 audioStatus = "no sound: \(error)"
-                thread.audioHighWater = nil
             }
         }
         self.audio = audioStatus == nil ? audio : nil
@@ -152,8 +160,17 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
         case .reset:
             _ = try? thread.perform { $0.reset() }
             notify("reset")
+        case .mute: toggleMute()
         case .quit: actions.append(launchedFromLibrary ? .returnToLibrary : .quit)
         }
+    }
+
+    /// Sound on/off (a key and the pause menu); remembered in the config.
+    func toggleMute() {
+        services.configStore.config.audio.muted.toggle()
+        let muted = services.config.audio.muted
+        audio?.setMuted(muted)
+        notify(audio == nil ? (audioStatus ?? "no sound") : (muted ? "sound off" : "sound on"))
     }
 
     func openMenu(actions: inout [AppAction]) {
@@ -194,12 +211,32 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
                 thread.setSpeed(speed)
                 audio?.setSpeed(speed == 0 ? 8 : speed)
             }
+            gamepads.poll(now: now)
+            input.gamepadButtons = gamepads.masks
+            if let notice = gamepads.notice, notice != lastGamepadNotice {
+                lastGamepadNotice = notice
+                notify(notice, seconds: 6)
+            }
             for port in 0..<2 { thread.input.set(input.buttons(port: port, now: now), port: port) }
             let pointer = input.pointer
             thread.input.setPointer(x: pointer.x, y: pointer.y, pressed: pointer.pressed)
         }
+        if let audio, let rate = status.avInfo?.sampleRate, rate != audio.sourceRate {
+            // The core changed its timing (SET_SYSTEM_AV_INFO): resample from the new rate.
+            try? audio.setSourceRate(rate)
+            thread.audioHighWater = audio.ringHighWater
+        }
         if let frame = thread.mailbox.takeLatest() {
+            countShownFrame()
+            // Most games repeat identical frames often; drawing them again would only cost CPU.
+            if frame.width != lastFrame?.width || frame.height != lastFrame?.height || frame.pixels != lastFrame?.pixels {
+                needsRender = true
+            }
             lastFrame = frame
+        }
+        let statusLine = statusText(status)
+        if statusLine != lastStatus {
+            lastStatus = statusLine
             needsRender = true
         }
         if let current = notice, now > current.until {
@@ -208,7 +245,7 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
         }
         if needsRender && !menuOpen {
             needsRender = false
-            render(context: context, status: status)
+            render(context: context, status: thread.currentStatus)
         }
         let fps = status.avInfo?.framesPerSecond ?? 60
         return .milliseconds(Int64(1000 / min(max(fps, 30), 60)))
@@ -236,6 +273,17 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
                 ? "Terminal too small: \(columns)x\(rows), this skin needs \(max(layout.requiredColumns, TerminalSession.minimumColumns))x\(max(layout.requiredRows, TerminalSession.minimumRows))"
                 : nil)
         context.writeRaw(picture.render(content, columns: columns, rows: rows))
+    }
+
+    /// Counts a frame the UI took from the mailbox (the rest were overwritten unseen).
+    private func countShownFrame() {
+        displayCount += 1
+        let now = ContinuousClock.now
+        if now - displayWindowStart >= .seconds(1) {
+            displayedFPS = Double(displayCount) / (now - displayWindowStart).secondsValue
+            displayCount = 0
+            displayWindowStart = now
+        }
     }
 
     func currentLayout(columns: Int, rows: Int) -> SkinLayout {
@@ -269,6 +317,8 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
 
     private func statusText(_ status: CoreThread.Status) -> String {
         var parts = ["\(system.shortName)", "\(Int(status.measuredFPS.rounded())) fps"]
+        // A slow terminal drops frames (the newest wins): say how many it really shows.
+        if displayedFPS > 0, displayedFPS < min(status.measuredFPS, 60) * 0.9 { parts[1] += " (shown \(Int(displayedFPS)))" }
         if status.speed != 1 { parts.append(status.speed == 0 ? "▶▶ max" : "▶▶ \(Int(status.speed))x") }
         if let held = input.holdStatusText { parts.append(held) }
         if input.holdButtons.isArmed { parts.append("HOLD: press a button") }
@@ -354,11 +404,14 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
     func close() {
         guard !closed else { return }
         closed = true
-        if case .crashed = thread.currentStatus.state {} else {
-            saveState(.auto, quiet: true)
+        // The automatic state needs a running core (not after a crash or the --frames limit).
+        switch thread.currentStatus.state {
+        case .running, .paused, .starting: saveState(.auto, quiet: true)
+        case .stopped, .crashed: break
         }
         thread.stop()
         audio?.stop()
+        gamepads.closeAll()
         _ = services.saveConfig()
         let seconds = Int((ContinuousClock.now - startedAt).components.seconds)
         onFinished?(seconds)

@@ -3,7 +3,7 @@ import PhosphorKit
 /// How a system's picture is arranged in the terminal: which part of the core's frame each screen
 /// shows, where it goes, the border and colours around it, and the legend of mapped keys.
 ///
-/// Skins are JSON files (`Skins/<system>.json`, documented in `Skins/README.md`); a user's file in
+/// Skins are JSON files (`Skins/<system>.json`, documented in the README); a user's file in
 /// `PhosphorPaths.skins` with the same name replaces the built-in one. `SkinLoader` reads them;
 /// `layout(terminalColumns:rows:statusBarRows:)` turns a skin into cell rectangles. Plain values,
 /// any thread.

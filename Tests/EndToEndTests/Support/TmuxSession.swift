@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import XCTest
 
 /// Runs the real `phosphor` in a real terminal (a detached tmux session with its own server
@@ -36,19 +37,41 @@ final class TmuxSession {
 
     static func quote(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
 
+    /// Runs one tmux client command and returns what it printed. Uses posix_spawn and waitpid
+    /// directly: Foundation's Process never noticed the exit of a client that forked the server.
     @discardableResult
     func tmux(_ arguments: [String], readOutput: Bool = true) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/tmux")
-        process.arguments = ["-L", socket, "-f", "/dev/null"] + arguments
-        let output = Pipe()
-        process.standardOutput = readOutput ? output : FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = readOutput ? output.fileHandleForReading.readDataToEndOfFile() : Data()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        let argv = ["/usr/bin/tmux", "-L", socket, "-f", "/dev/null"] + arguments
+        var pipe: [Int32] = [0, 0]
+        guard Glibc.pipe(&pipe) == 0 else { throw POSIXError(.EIO) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if readOutput {
+            posix_spawn_file_actions_adddup2(&actions, pipe[1], 1)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        }
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addclose(&actions, pipe[0])
+        posix_spawn_file_actions_addclose(&actions, pipe[1])
+        var cArguments = argv.map { strdup($0) } + [nil]
+        defer { for pointer in cArguments { free(pointer) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, argv[0], &actions, nil, &cArguments, environ)
+        close(pipe[1])
+        defer { close(pipe[0]) }
+        guard spawned == 0 else { throw POSIXError(.ENOENT) }
+        var output = [UInt8]()
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while readOutput {
+            let count = read(pipe[0], &buffer, buffer.count)
+            if count > 0 { output += buffer.prefix(count) } else if count == 0 || errno != EINTR { break }
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return String(decoding: output, as: UTF8.self)
     }
 
     /// Runs `new-session` with posix_spawn and waitpid: Foundation's `Process.waitUntilExit`
@@ -134,5 +157,56 @@ final class TmuxSession {
     /// The pid of the process running in the pane (phosphor while it runs; the shell otherwise).
     func panePID() throws -> Int32? {
         Int32(try tmux(["display-message", "-p", "-t", name, "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+}
+
+extension TmuxSession {
+    /// The screen as visible cells: each character with its background, and its foreground only
+    /// where it shows (not on spaces). Two captures compare equal exactly when they look the same,
+    /// whatever colour changes the program sent to get there. The last `dropLastRows` rows (the
+    /// status bar, whose fps figure changes every second) are left out.
+    func visibleCells(dropLastRows: Int = 1) throws -> [String] {
+        var rows = try capture(escapes: true).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        while rows.last == "" { rows.removeLast() }
+        rows.removeLast(min(dropLastRows, rows.count))
+        // capture-pane -e carries colours over from one line to the next: so does this.
+        var foreground = "d"
+        var background = "d"
+        return rows.map { Self.normalize($0, &foreground, &background) }
+    }
+
+    static func normalize(_ line: String, _ foreground: inout String, _ background: inout String) -> String {
+        var result = ""
+        var scalars = Array(line.unicodeScalars)[...]
+        while let scalar = scalars.popFirst() {
+            if scalar == "\u{1B}", scalars.first == "[" {
+                scalars.removeFirst()
+                var parameters = ""
+                while let next = scalars.popFirst(), !("@"..."~").contains(next) { parameters.unicodeScalars.append(next) }
+                applySGR(parameters, &foreground, &background)
+                continue
+            }
+            result += scalar == " " ? " [\(background)]" : "\(scalar)[\(foreground)/\(background)]"
+        }
+        return result
+    }
+
+    private static func applySGR(_ text: String, _ foreground: inout String, _ background: inout String) {
+        var codes = text.split(separator: ";", omittingEmptySubsequences: false).map { Int($0) ?? 0 }[...]
+        if codes.isEmpty { codes = [0] }
+        while let code = codes.popFirst() {
+            switch code {
+            case 0: foreground = "d"; background = "d"
+            case 39: foreground = "d"
+            case 49: background = "d"
+            case 30...37, 90...97: foreground = "\(code)"
+            case 40...47, 100...107: background = "\(code)"
+            case 38, 48:
+                let mode = codes.popFirst() ?? 0
+                let value = mode == 5 ? "\(codes.popFirst() ?? 0)" : (0..<3).map { _ in "\(codes.popFirst() ?? 0)" }.joined(separator: ",")
+                if code == 38 { foreground = value } else { background = value }
+            default: break
+            }
+        }
     }
 }

@@ -1,5 +1,5 @@
 import XCTest
-@testable import Shell
+@testable import PhosphorKit
 
 final class PositionedJSONTests: XCTestCase {
     private func syntaxError(_ text: String) -> PositionedJSONSyntaxError? {

@@ -3,10 +3,10 @@ import Foundation
 /// A JSON value that remembers where it was written, so a settings or skin error can name the line.
 ///
 /// Foundation's JSON parsers report only "around character N" for a syntax error and nothing at all
-/// about where a wrongly typed value sits; Phosphor's error messages must name the line, so its own
-/// user-edited files go through this small parser (RFC 8259, UTF-8). Pure value type, any thread.
-struct PositionedJSON: Sendable {
-    indirect enum Value: Sendable {
+/// about where a wrongly typed value sits; Phosphor's error messages must name the line, so all its
+/// user-edited files (config, skins, key maps, gamepad maps) go through this small parser (RFC 8259, UTF-8). Pure value type, any thread.
+public struct PositionedJSON: Sendable {
+    public indirect enum Value: Sendable {
         case object([Member])
         case array([PositionedJSON])
         case string(String)
@@ -16,18 +16,18 @@ struct PositionedJSON: Sendable {
     }
 
     /// One `"key": value` pair; `line` is the line of the key.
-    struct Member: Sendable {
-        var key: String
-        var line: Int
-        var value: PositionedJSON
+    public struct Member: Sendable {
+        public var key: String
+        public var line: Int
+        public var value: PositionedJSON
     }
 
-    var value: Value
+    public var value: Value
     /// 1-based line where the value starts.
-    var line: Int
+    public var line: Int
 
     /// What a user would call this kind of value, for "must be a number, found a string" messages.
-    var kindName: String {
+    public var kindName: String {
         switch value {
         case .object: "an object"
         case .array: "a list"
@@ -39,17 +39,17 @@ struct PositionedJSON: Sendable {
     }
 
     /// Parses a whole document. Throws `PositionedJSONSyntaxError` at the first mistake.
-    static func parse(_ bytes: [UInt8]) throws(PositionedJSONSyntaxError) -> PositionedJSON {
+    public static func parse(_ bytes: [UInt8]) throws(PositionedJSONSyntaxError) -> PositionedJSON {
         var parser = PositionedJSONParser(bytes: bytes)
         return try parser.parseDocument()
     }
 }
 
 /// A JSON syntax error and its position (1-based line and column).
-struct PositionedJSONSyntaxError: Error, Sendable, Equatable {
-    var line: Int
-    var column: Int
-    var message: String
+public struct PositionedJSONSyntaxError: Error, Sendable, Equatable {
+    public var line: Int
+    public var column: Int
+    public var message: String
 }
 
 /// Recursive-descent parser over UTF-8 bytes. Nesting is limited so a hostile file cannot

@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+"""Phosphor against gambaterm: the same Game Boy cartridge, terminal size, frames and keys.
+
+    compare.py --bin BIN --gambaterm GAMBATERM [--frames 600] [--cols 170] [--rows 80]
+               [--keys Bench/peer/keys.txt] [--rom Roms/gb/phosphor-test.gbc]
+
+Both programs run at 1x with audio off in a pseudo-terminal (Bench/peer/pty_run.py) of the
+same size with TERM=xterm-256color and COLORTERM=truecolor, and stop by themselves after
+the same number of frames (`phosphor play --frames N --no-audio`, `gambaterm --break-after
+N --disable-audio --color-mode 4`). The key script reaches gambaterm as its --input-file
+(it reads keys only through the kitty keyboard protocol or X11, and the harness answers no
+terminal queries) and reaches Phosphor as key bytes typed into its terminal.
+
+Each program also runs for 1 frame: "per frame" = (N-frame run − 1-frame run) ÷ (N − 1),
+which leaves out start-up (gambaterm waits about 10 s for answers to its terminal queries).
+Prints a Markdown table; a program that cannot run gets a "not available" row with its
+first line of output.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+GB_FPS = 59.7275
+KEY_BYTES = {"a": "x", "b": "z", "start": "\\r", "select": "\\x7f",
+             "up": "\\x1b[A", "down": "\\x1b[B", "right": "\\x1b[C", "left": "\\x1b[D"}
+GAMBATERM_ORDER = ["up", "down", "left", "right", "start", "select", "b", "a"]
+
+
+def read_keys(path):
+    """[(first, last, button)] from the key script; a bad line is a one-line error."""
+    holds = []
+    with open(path, encoding="utf-8") as script:
+        for number, line in enumerate(script, 1):
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            fields = line.split()
+            if len(fields) != 3 or fields[2] not in KEY_BYTES or not (fields[0].isdigit() and fields[1].isdigit()):
+                sys.exit(f"compare.py: {path}:{number}: want 'FIRST_FRAME LAST_FRAME BUTTON'")
+            holds.append((int(fields[0]), int(fields[1]), fields[2]))
+    return holds
+
+
+def write_gambaterm_input(holds, frames, path):
+    with open(path, "w") as file:
+        for frame in range(frames + 1):
+            held = {button for first, last, button in holds if first <= frame <= last}
+            file.write("|" + "".join("X" if name in held else "." for name in GAMBATERM_ORDER) + "|\n")
+
+
+def write_pty_keys(holds, frames, lead, path):
+    with open(path, "w") as file:
+        for first, last, button in holds:
+            for frame in range(first, min(last, frames) + 1, 2):
+                file.write(f"{lead + frame / GB_FPS:.3f} {KEY_BYTES[button]}\n")
+
+
+def pty_run(harness, command, cols, rows, keys, timeout, save, environment):
+    arguments = [sys.executable, harness, "--cols", str(cols), "--rows", str(rows),
+                 "--timeout", str(timeout), "--save", save]
+    if keys:
+        arguments += ["--keys", keys]
+    for name, value in environment.items():
+        arguments += ["--env", f"{name}={value}"]
+    output = subprocess.run(arguments + ["--"] + command, check=True, capture_output=True, text=True).stdout
+    return json.loads(output.strip().splitlines()[-1])
+
+
+def first_line(path):
+    with open(path, "rb") as file:
+        text = file.read(4000).decode(errors="replace")
+    printable = "".join(c for c in text if c.isprintable() or c == "\n")
+    lines = [line.strip() for line in printable.splitlines() if line.strip()]
+    return lines[0][:120] if lines else "no output"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    here = os.path.dirname(os.path.abspath(__file__))
+    parser.add_argument("--bin", dest="binary", required=True)
+    parser.add_argument("--gambaterm", help="the gambaterm executable (row skipped without it)")
+    parser.add_argument("--gambaterm-note", default="", help="why gambaterm is missing")
+    parser.add_argument("--frames", type=int, default=600)
+    parser.add_argument("--cols", type=int, default=170)
+    parser.add_argument("--rows", type=int, default=80)
+    parser.add_argument("--keys", default=os.path.join(here, "keys.txt"))
+    parser.add_argument("--rom", default="Roms/gb/phosphor-test.gbc")
+    parser.add_argument("--core", default="/usr/lib/x86_64-linux-gnu/libretro/gambatte_libretro.so")
+    options = parser.parse_args()
+    harness = os.path.join(here, "pty_run.py")
+    holds = read_keys(options.keys)
+    frames = options.frames
+    terminal = {"TERM": "xterm-256color", "COLORTERM": "truecolor"}
+    timeout = frames / GB_FPS * 2 + 30
+
+    scratch = tempfile.mkdtemp(prefix="phosphor-peer.")
+    try:
+        input_file = os.path.join(scratch, "gambaterm-input.txt")
+        write_gambaterm_input(holds, frames, input_file)
+        key_file = os.path.join(scratch, "keys.txt")
+        write_pty_keys(holds, frames, 0.3, key_file)
+        rom = os.path.abspath(options.rom)
+
+        def gambaterm(count):
+            save_directory = tempfile.mkdtemp(dir=scratch)
+            return [options.gambaterm, "--disable-audio", "--color-mode", "4", "--break-after", str(count),
+                    "--input-file", input_file, "--skip-inputs", "0", "--save-directory", save_directory, rom]
+
+        def phosphor(count):
+            return [options.binary, "play", "--frames", str(count), "--no-audio", "--core", options.core, rom]
+
+        programs = [("Phosphor", phosphor, True), ("gambaterm", gambaterm, False)]
+        rows = {}
+        for name, command, typed_keys in programs:
+            if name == "gambaterm" and not options.gambaterm:
+                rows[name] = f"not available ({options.gambaterm_note or 'not installed'})"
+                continue
+            results = []
+            for count in (frames, 1):
+                home = tempfile.mkdtemp(dir=scratch)
+                save = os.path.join(scratch, f"{name}-{count}.out")
+                print(f"  {name}: {count} frame(s)", file=sys.stderr)
+                result = pty_run(harness, command(count), options.cols, options.rows,
+                                 key_file if typed_keys and count > 1 else None, timeout, save,
+                                 dict(terminal, PHOSPHOR_HOME=home))
+                if result["exit"] != 0 or result["killed"]:
+                    why = "killed after the timeout" if result["killed"] else f"exit {result['exit']}"
+                    rows[name] = f"not available ({why}: {first_line(save)})"
+                    break
+                results.append(result)
+            else:
+                rows[name] = results
+
+        print(f"Same cartridge (`{options.rom}`), {options.cols}×{options.rows} pseudo-terminal, "
+              f"{frames} frames at 1x, audio off, 24-bit colour, key script `Bench/peer/keys.txt`.\n")
+        print("| Program | bytes to the terminal | CPU s (user+sys) | wall s | bytes/frame | CPU ms/frame | peak RSS (MiB) |")
+        print("|---|--:|--:|--:|--:|--:|--:|")
+        per_frame = {}
+        for name, _, _ in programs:
+            value = rows[name]
+            if isinstance(value, str):
+                print(f"| {name} | {value} | | | | | |")
+                continue
+            long, short = value
+            bytes_per_frame = (long["bytes"] - short["bytes"]) / (frames - 1)
+            cpu_per_frame = (long["cpu"] - short["cpu"]) / (frames - 1) * 1000
+            per_frame[name] = (bytes_per_frame, cpu_per_frame, long)
+            print(f"| {name} | {long['bytes']} | {long['cpu']:.2f} | {long['wall']:.1f} | {bytes_per_frame:.0f} | "
+                  f"{cpu_per_frame:.3f} | {long['max_rss_kib'] / 1024:.1f} |")
+        if len(per_frame) == 2:
+            ours, theirs = per_frame["Phosphor"], per_frame["gambaterm"]
+            print(f"\nPhosphor/gambaterm: bytes {ours[2]['bytes'] / theirs[2]['bytes']:.2f} "
+                  f"(per frame {ours[0] / theirs[0]:.2f}), CPU {ours[2]['cpu'] / theirs[2]['cpu']:.2f} "
+                  f"(per frame {ours[1] / theirs[1]:.2f}). Aim: bytes < 1, CPU < 0.5.")
+        print("\nbytes/frame and CPU ms/frame leave out start-up: (N-frame run − 1-frame run) ÷ (N − 1).")
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

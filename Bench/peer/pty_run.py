@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""Run one command in a pseudo-terminal of a fixed size and measure what it costs.
+
+    pty_run.py [--cols 160] [--rows 50] [--keys SCRIPT] [--timeout SECONDS]
+               [--save FILE] [--env NAME=VALUE]... -- COMMAND [ARG...]
+
+The command gets a fresh pseudo-terminal as its controlling terminal (stdin, stdout and
+stderr), with the window size set by TIOCSWINSZ before it starts. A reader thread drains
+the terminal and counts every byte the program writes; nothing is ever answered, so a
+program that queries the terminal (DA1, kitty keyboard, cursor position) sees silence
+and has to fall back to its own timeout.
+
+SCRIPT is a text file of key events, one per line: `SECONDS BYTES`, where SECONDS is the
+time after start at which BYTES are written to the terminal (as if typed) and BYTES uses
+Python escapes (`\\r`, `\\x1b[C`). Blank lines and lines starting with '#' are ignored.
+
+If the program is still running after --timeout seconds it gets SIGTERM, then SIGKILL a
+second later; `killed` in the result says so.
+
+Prints one JSON object on stdout: bytes written by the program, wall seconds, user and
+system CPU seconds of the program and every descendant it waited for (from wait4), peak
+RSS in KiB, the exit status, and whether it was killed.
+"""
+
+import argparse
+import codecs
+import fcntl
+import json
+import os
+import signal
+import struct
+import sys
+import termios
+import threading
+import time
+
+
+def parse_key_script(path):
+    """Returns [(seconds, bytes)] sorted by time; a malformed line is a one-line error."""
+    events = []
+    with open(path, encoding="utf-8") as script:
+        for number, line in enumerate(script, 1):
+            line = line.rstrip("\n")
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            parts = line.split(None, 1)
+            try:
+                seconds = float(parts[0])
+                data = codecs.decode(parts[1], "unicode_escape").encode("latin-1")
+            except (ValueError, IndexError, UnicodeError) as error:
+                sys.exit(f"pty_run.py: {path}:{number}: want 'SECONDS BYTES' ({error})")
+            events.append((seconds, data))
+    return sorted(events, key=lambda event: event[0])
+
+
+def main():
+    parser = argparse.ArgumentParser(description="run a command in a pty and count its output")
+    parser.add_argument("--cols", type=int, default=160)
+    parser.add_argument("--rows", type=int, default=50)
+    parser.add_argument("--keys", help="key script: lines 'SECONDS BYTES'")
+    parser.add_argument("--timeout", type=float, default=60.0)
+    parser.add_argument("--save", help="also write everything the program printed to this file")
+    parser.add_argument("--env", action="append", default=[], help="NAME=VALUE for the program")
+    parser.add_argument("command", nargs=argparse.REMAINDER)
+    options = parser.parse_args()
+    command = options.command[1:] if options.command[:1] == ["--"] else options.command
+    if not command:
+        parser.error("no command given (put it after --)")
+    events = parse_key_script(options.keys) if options.keys else []
+
+    environment = dict(os.environ)
+    for assignment in options.env:
+        name, separator, value = assignment.partition("=")
+        if not separator:
+            parser.error(f"--env wants NAME=VALUE, got '{assignment}'")
+        environment[name] = value
+    environment["LINES"] = str(options.rows)
+    environment["COLUMNS"] = str(options.cols)
+
+    master, slave = os.openpty()
+    os.set_inheritable(slave, True)
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", options.rows, options.cols, 0, 0))
+
+    started = time.monotonic()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(master)
+            os.setsid()
+            fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
+            for target in (0, 1, 2):
+                os.dup2(slave, target)
+            if slave > 2:
+                os.close(slave)
+            os.execvpe(command[0], command, environment)
+        except OSError as error:
+            os.write(2, f"pty_run.py: cannot run {command[0]}: {error}\n".encode())
+        os._exit(127)
+    os.close(slave)
+
+    counted = {"bytes": 0}
+    saved = open(options.save, "wb") if options.save else None
+
+    def drain():
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:  # EIO: every holder of the slave side has closed it
+                return
+            if not chunk:
+                return
+            counted["bytes"] += len(chunk)
+            if saved:
+                saved.write(chunk)
+
+    reader = threading.Thread(target=drain, daemon=True)
+    reader.start()
+
+    finished = threading.Event()
+    result = {}
+
+    def reap():
+        _, status, usage = os.wait4(pid, 0)
+        result["status"] = status
+        result["usage"] = usage
+        result["wall"] = time.monotonic() - started
+        finished.set()
+
+    threading.Thread(target=reap, daemon=True).start()
+
+    for seconds, data in events:
+        if finished.wait(max(0.0, started + seconds - time.monotonic())):
+            break
+        try:
+            os.write(master, data)
+        except OSError:
+            break
+
+    killed = False
+    if not finished.wait(max(0.0, started + options.timeout - time.monotonic())):
+        killed = True
+        os.kill(pid, signal.SIGTERM)
+        if not finished.wait(1.0):
+            os.kill(pid, signal.SIGKILL)
+            finished.wait()
+    reader.join(timeout=2.0)
+    os.close(master)
+    if saved:
+        saved.close()
+
+    status = result["status"]
+    usage = result["usage"]
+    print(json.dumps({
+        "bytes": counted["bytes"],
+        "wall": round(result["wall"], 3),
+        "user": round(usage.ru_utime, 3),
+        "sys": round(usage.ru_stime, 3),
+        "cpu": round(usage.ru_utime + usage.ru_stime, 3),
+        "max_rss_kib": usage.ru_maxrss,
+        "exit": os.waitstatus_to_exitcode(status),
+        "killed": killed,
+        "cols": options.cols,
+        "rows": options.rows,
+    }))
+
+
+if __name__ == "__main__":
+    main()

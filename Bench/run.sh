@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# `make bench`: Phosphor's speed, bytes and memory against baselines measured in the same run.
+#
+#   Bench/run.sh BIN        (BIN = .build/release/phosphor; `make bench` builds it first)
+#
+# Prints Markdown on stdout and rewrites BENCHMARKS.md with it (keeping its "## Soak"
+# section, which Bench/soak.sh writes). Sections:
+#   1. headless speed of `BIN run --headless` against Bench/barecore.c, per test cartridge,
+#      with a frame-hash check (Bench/headless/compare.py)
+#   2. render: Phosphor's Render module against libchafa (Bench/render/run.sh) on the
+#      synthetic scenes and on recorded frames of the test cartridges
+#   3. audio: underruns per minute and audio-thread CPU (Bench/audio/run.sh)
+#   4. peer: `BIN play` against gambaterm (PyPI) in a pseudo-terminal (Bench/peer/compare.py)
+#   5. memory: peak RSS of the headless runs of section 1
+# A section that cannot run prints why and the others go on; the exit status is non-zero
+# if any section failed.
+#
+# Environment: BENCH_SECONDS (length of one headless run, default 1.5), BENCH_RUNS (best of,
+# default 5), AUDIO_SECONDS (per audio run, default 20), PEER_FRAMES (default 600),
+# GAMBATERM_VENV (default /tmp/phosphor-bench-gambaterm), RENDER_BENCH and AUDIO_BENCH
+# (the scripts of sections 2 and 3), BENCHMARKS (output file, default BENCHMARKS.md).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+
+if [ $# -lt 1 ]; then
+    echo "usage: Bench/run.sh BIN" >&2
+    exit 2
+fi
+BIN=$(realpath "$1")
+if [ ! -x "$BIN" ]; then
+    echo "Bench/run.sh: $1: no such executable (run make build first)" >&2
+    exit 2
+fi
+BENCH_SECONDS=${BENCH_SECONDS:-1.5}
+BENCH_RUNS=${BENCH_RUNS:-5}
+AUDIO_SECONDS=${AUDIO_SECONDS:-20}
+PEER_FRAMES=${PEER_FRAMES:-600}
+GAMBATERM_VENV=${GAMBATERM_VENV:-/tmp/phosphor-bench-gambaterm}
+RENDER_BENCH=${RENDER_BENCH:-Bench/render/run.sh}
+AUDIO_BENCH=${AUDIO_BENCH:-Bench/audio/run.sh}
+BENCHMARKS=${BENCHMARKS:-BENCHMARKS.md}
+
+work=$(mktemp -d /tmp/phosphor-bench.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+report=$work/report.md
+failed=0
+
+# Prints to stdout and to the report.
+say() { printf '%s\n' "$@" | tee -a "$report"; }
+# Runs one section's command; its stdout goes to the report, its stderr to a log whose
+# last lines are shown if it fails.
+section_run() {
+    local name=$1; shift
+    local log=$work/$name.log
+    echo "[bench] $name..." >&2
+    local started=$SECONDS
+    if "$@" 2>"$log" | tee -a "$report"; then
+        echo "[bench] $name done in $((SECONDS - started)) s" >&2
+    else
+        failed=1
+        say "" "**$name failed** (last lines of its log):" "" '```'
+        tail -n 8 "$log" | tee -a "$report"
+        say '```'
+    fi
+}
+
+cpu_model=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
+load=$(cut -d' ' -f1-3 /proc/loadavg)
+revision=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+say "# Benchmarks" ""
+say "Measured by \`make bench\` (\`Bench/run.sh\`) on $(date -u '+%Y-%m-%d %H:%M UTC'), revision \`$revision\`." \
+    "Machine: $(nproc) CPUs, $cpu_model; load average at start $load (other work on the machine" \
+    "slows both sides of each comparison, which alternate runs for that reason)." ""
+
+# ---- 1 and 5: headless speed and memory against barecore ---------------------------
+barecore=$work/barecore
+say "## 1. Headless speed: \`phosphor run --headless\` against the bare core" ""
+if cc -O2 -o "$barecore" Bench/barecore.c -ldl 2>"$work/barecore.log"; then
+    core_only_args=()
+    if python3 Bench/headless/make_core_only.py Bench/barecore.c "$work/core_only.c" 2>"$work/core_only.log" &&
+        cc -O2 -o "$work/core_only" "$work/core_only.c" -ldl 2>>"$work/core_only.log"; then
+        core_only_args=(--core-only "$work/core_only")
+    else
+        say "(No core-only column: $(head -n 1 "$work/core_only.log").)" ""
+    fi
+    section_run headless python3 Bench/headless/compare.py --bin "$BIN" --barecore "$barecore" \
+        "${core_only_args[@]}" --seconds "$BENCH_SECONDS" --runs "$BENCH_RUNS" --memory-out "$work/memory.md"
+else
+    failed=1
+    say "Not measured: Bench/barecore.c does not build: $(head -n 1 "$work/barecore.log")"
+fi
+say ""
+
+# ---- 2: render against chafa -------------------------------------------------------
+say "## 2. Render: Phosphor's renderer against libchafa" ""
+if [ -x "$RENDER_BENCH" ]; then
+    frame_dirs=()
+    if [ -x "$barecore" ] && python3 Bench/headless/record_frames.py --barecore "$barecore" "$work/frames" \
+        >"$work/frames.list" 2>"$work/frames.log"; then
+        mapfile -t frame_dirs <"$work/frames.list"
+        say "Recorded frames: 24 frames each of the NES, Game Boy and DS test cartridges, a different" \
+            "button every 8 frames (\`Bench/headless/record_frames.py\`), besides the synthetic scenes." ""
+    else
+        say "(Recording cartridge frames failed: $(tail -n 1 "$work/frames.log" 2>/dev/null); synthetic scenes only.)" ""
+    fi
+    if [ "$RENDER_BENCH" != Bench/render/run.sh ]; then say "(Script: \`$RENDER_BENCH\`.)" ""; fi
+    section_run render "$RENDER_BENCH" "${frame_dirs[@]}"
+else
+    say "Not available: $RENDER_BENCH is not in this checkout."
+fi
+say ""
+
+# ---- 3: audio ----------------------------------------------------------------------
+say "## 3. Audio: underruns and audio-thread CPU" ""
+if [ -x "$AUDIO_BENCH" ]; then
+    if [ "$AUDIO_BENCH" != Bench/audio/run.sh ]; then say "(Script: \`$AUDIO_BENCH\`.)" ""; fi
+    section_run audio "$AUDIO_BENCH" "$AUDIO_SECONDS"
+else
+    say "Not available: $AUDIO_BENCH is not in this checkout."
+fi
+say ""
+
+# ---- 4: peer run against gambaterm ------------------------------------------------
+say "## 4. Peer: \`phosphor play\` against gambaterm in a pseudo-terminal" ""
+gambaterm=$GAMBATERM_VENV/bin/gambaterm
+gambaterm_note=""
+if [ ! -x "$gambaterm" ]; then
+    echo "[bench] installing gambaterm (PyPI) into $GAMBATERM_VENV..." >&2
+    if ! { python3 -m venv "$GAMBATERM_VENV" && "$GAMBATERM_VENV/bin/pip" install -q gambaterm; } \
+        >"$work/pip.log" 2>&1; then
+        gambaterm_note="pip install gambaterm failed: $(tail -n 1 "$work/pip.log")"
+    fi
+fi
+peer_args=(--bin "$BIN" --frames "$PEER_FRAMES")
+if [ -x "$gambaterm" ]; then
+    version=$("$GAMBATERM_VENV/bin/pip" show gambaterm 2>/dev/null | sed -n 's/^Version: //p')
+    say "gambaterm ${version:-?} (PyPI, in a venv at \`$GAMBATERM_VENV\`)." ""
+    peer_args+=(--gambaterm "$gambaterm")
+else
+    peer_args+=(--gambaterm-note "${gambaterm_note:-not installed}")
+fi
+section_run peer python3 Bench/peer/compare.py "${peer_args[@]}"
+say ""
+
+# ---- 5: memory ---------------------------------------------------------------------
+say "## 5. Memory: peak RSS of the headless runs" ""
+if [ -s "$work/memory.md" ]; then
+    say "$(cat "$work/memory.md")"
+else
+    say "Not measured (section 1 did not run)."
+fi
+
+# ---- BENCHMARKS.md: this run, plus the soak section of the last soak ----------------
+{
+    cat "$report"
+    if [ -f "$BENCHMARKS" ] && grep -q '^## Soak' "$BENCHMARKS"; then
+        echo ""
+        sed -n '/^## Soak/,$p' "$BENCHMARKS"
+    fi
+} >"$work/BENCHMARKS.md"
+cp "$work/BENCHMARKS.md" "$BENCHMARKS.tmp" && mv "$BENCHMARKS.tmp" "$BENCHMARKS"
+echo "[bench] wrote $BENCHMARKS" >&2
+exit $failed
