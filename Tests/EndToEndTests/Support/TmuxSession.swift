@@ -23,7 +23,7 @@ final class TmuxSession {
         let exports = variables.map { "\($0.key)=\(Self.quote($0.value))" }.joined(separator: " ")
         let command = "\(exports) \(Self.quote(PhosphorProcess.binary.path)) \(arguments.map(Self.quote).joined(separator: " ")); echo \"PHOSPHOR-EXIT=$?\"; sleep 600"
         // The server this starts outlives the call: give it no pipe to hold open.
-        try startServer(["new-session", "-d", "-s", name, "-x", "\(columns)", "-y", "\(rows)", command])
+        try tmux(["new-session", "-d", "-s", name, "-x", "\(columns)", "-y", "\(rows)", command], readOutput: false)
         started = true
     }
 
@@ -72,36 +72,6 @@ final class TmuxSession {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         return String(decoding: output, as: UTF8.self)
-    }
-
-    /// Runs `new-session` with posix_spawn and waitpid: Foundation's `Process.waitUntilExit`
-    /// never returns for that client here (the server it forks inherits what `Process` watches).
-    private func startServer(_ arguments: [String]) throws {
-        let argv = (["/usr/bin/tmux", "-L", socket, "-f", "/dev/null"] + arguments).map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        for descriptor: Int32 in 0...2 {
-            posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
-        }
-        // Like Process: the child starts with no blocked signals and default handlers (a test
-        // runner's mask would otherwise pass on to tmux and to phosphor under it).
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        var allSignals = sigset_t()
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, "/usr/bin/tmux", &actions, &attributes, argv, environ)
-        guard result == 0 else { throw NSError(domain: NSPOSIXErrorDomain, code: Int(result)) }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
     }
 
     /// Keys in tmux's names (`Escape`, `Enter`, `Up`, `C-c`, or literal text with `literal: true`).
