@@ -79,7 +79,7 @@ final class LibraryScreen: Screen, NotifiableScreen {
             var parts = ["\(model.games.count) games"]
             if report.gamesAdded > 0 { parts.append("\(report.gamesAdded) new") }
             if report.gamesRemoved > 0 { parts.append("\(report.gamesRemoved) gone") }
-            let problems = report.problems.filter { !Self.isQuietProblem($0) }
+            let problems = report.problems.filter { !isQuietProblem($0) }
             if !problems.isEmpty {
                 parts.append("\(problems.count) skipped (see log)")
                 for problem in problems { Log.warning(problem.message) }
@@ -93,9 +93,9 @@ final class LibraryScreen: Screen, NotifiableScreen {
     }
 
     /// The bundled folder's sources and scripts (Makefile, READMEs) are not worth a warning.
-    private static func isQuietProblem(_ problem: ScanProblem) -> Bool {
-        guard let bundled = BundledRoms.locate() else { return false }
-        return problem.path.hasPrefix(bundled.path + "/")
+    private func isQuietProblem(_ problem: ScanProblem) -> Bool {
+        guard let bundledRoms else { return false }
+        return problem.path.hasPrefix(bundledRoms.path + "/")
     }
 
     private func hasCore(_ system: GameSystem) -> Bool {
