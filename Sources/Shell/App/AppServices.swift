@@ -12,6 +12,10 @@ final class AppServices {
     var overrides = Overrides()
     /// Printed after the terminal is restored (a fatal error in the interactive program).
     var exitMessage: String?
+    /// Told when a game from `.play` has started, and when it closed with the seconds played
+    /// (the browser keeps the library's play statistics with these).
+    var onGameStarted: ((GameLaunch) -> Void)?
+    var onGameFinished: ((GameLaunch, Int) -> Void)?
 
     struct Overrides {
         var colorMode: String?

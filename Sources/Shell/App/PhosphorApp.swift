@@ -157,8 +157,10 @@ final class PhosphorApp {
                 do {
                     let play = try PlayScreen(launch: launch, services: services, releaseEvents: releaseEvents,
                                               terminal: terminal)
+                    play.onFinished = { [services] seconds in services.onGameFinished?(launch, seconds) }
                     // The play screen's first frame repaints every cell of the terminal itself.
                     screens.append(play)
+                    services.onGameStarted?(launch)
                 } catch {
                     let message = "\(error)"
                     Log.error(message)

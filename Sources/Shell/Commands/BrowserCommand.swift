@@ -1,13 +1,52 @@
 import Foundation
+import Input
+import Library
 import PhosphorKit
 
-/// The game browser. (Wired once the library screen lands.)
+/// `phosphor` (the game browser) and `phosphor add DIR`.
 enum BrowserCommand {
     static func run(paths: PhosphorPaths) throws -> Int32 {
-        throw RomCheck.Failure(description: "the browser is not wired up yet in this build")
+        let services = AppServices(paths: paths)
+        let app = try PhosphorApp(services: services)
+        app.libraryScreenFactory = {
+            do {
+                return try LibraryScreen(services: services)
+            } catch {
+                services.exitMessage = "\(error)"
+                return QuitScreen()
+            }
+        }
+        let status = app.run { _ in try LibraryScreen(services: services) }
+        if let message = services.exitMessage { PhosphorCommand.printError(message) }
+        return status
     }
 
+    /// Adds a folder to the library, scans it, and prints one line: how many games it holds.
     static func add(_ arguments: [String], paths: PhosphorPaths) throws -> Int32 {
-        throw RomCheck.Failure(description: "add is not wired up yet in this build")
+        let parsed = try CommandLineArguments(arguments, valueOptions: [], flagOptions: [])
+        guard parsed.positionals.count == 1 else {
+            throw CommandLineArguments.UsageError(description: "add needs exactly one folder")
+        }
+        let url = URL(fileURLWithPath: parsed.positionals[0], isDirectory: true).standardizedFileURL
+        try paths.createFolders()
+        let library = try GameLibrary(url: paths.database)
+        if let note = library.recoveryNote { PhosphorCommand.printError(note) }
+        let folder = try library.addFolder(url)
+        try library.scan()
+        let prefix = folder.url.path.hasSuffix("/") ? folder.url.path : folder.url.path + "/"
+        let count = try library.games().filter { $0.path.hasPrefix(prefix) }.count
+        print("added \(RomInspector.sanitizedDisplayText(folder.url.path)): \(count) \(count == 1 ? "game" : "games")")
+        return 0
+    }
+}
+
+/// Stands in for the library when it cannot open after a game: quits at once, so the app ends
+/// and prints the reason instead of showing an empty terminal.
+private final class QuitScreen: Screen {
+    func handle(_ event: InputEvent, now: ContinuousClock.Instant, actions: inout [AppAction]) -> EventResult { .consumed }
+    func draw(in context: DrawContext) {}
+    func tick(now: ContinuousClock.Instant, context: DrawContext, actions: inout [AppAction]) -> Duration? {
+        actions.append(.quit)
+        return nil
     }
 }

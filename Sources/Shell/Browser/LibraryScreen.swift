@@ -1,0 +1,474 @@
+import Emulation
+import Foundation
+import Input
+import Library
+import PhosphorKit
+
+/// The game browser: systems sidebar, game list with a "Continue" section, a preview of the
+/// latest save state, type-to-search, sorts and favourites. Starts games with `.play`.
+///
+/// Threading: UI thread only. Library scans run on their own thread (`LibraryScanTask`); this
+/// screen polls their progress on its ticks.
+final class LibraryScreen: Screen, NotifiableScreen {
+    /// Smaller terminals get a message instead of the layout.
+    static let minimumColumns = 40
+    static let minimumRows = 12
+    /// Narrower terminals get no systems sidebar (←→ still switch systems).
+    static let sidebarMinimumColumns = 70
+
+    let services: AppServices
+    let library: GameLibrary
+    /// The bundled demo cartridges, re-added at every start so they cannot be removed for good.
+    let bundledRoms: URL?
+    private(set) var model = BrowserModel()
+    private var status: (text: String, isError: Bool)?
+    private var scan: LibraryScanTask?
+    private var rescanWanted = false
+    /// True while a dialog or menu this screen pushed is open (ticks then do not draw over it).
+    private var overlayOpen = false
+    private var listScroll = 0
+    private var clickTargets = ClickTargets()
+    private var preview = PreviewCache()
+
+    /// Where rows and sidebar entries were drawn, for mouse clicks.
+    private struct ClickTargets {
+        var listRows: [Int: Int] = [:]
+        var sidebarRows: [Int: GameSystem?] = [:]
+        var sidebarWidth = 0
+    }
+
+    init(services: AppServices) throws {
+        self.services = services
+        library = try GameLibrary(url: services.paths.database)
+        bundledRoms = BundledRoms.locate()
+        if let note = library.recoveryNote { status = (note, true) }
+        if let bundledRoms {
+            do { try library.addFolder(bundledRoms) } catch { status = ("\(error)", true) }
+        }
+        reload()
+        startScan()
+        services.onGameStarted = { [weak self] launch in self?.gameStarted(launch) }
+        services.onGameFinished = { [weak self] launch, seconds in self?.gameFinished(launch, seconds: seconds) }
+    }
+
+    // MARK: Library data
+
+    /// Reads every game and the recent list again (after a scan, a game, a folder change).
+    func reload() {
+        do {
+            model.replaceGames(try library.games(), recent: try library.recentlyPlayed(limit: BrowserModel.continueLimit * 3))
+        } catch {
+            status = ("library: \(error)", true)
+        }
+    }
+
+    func startScan() {
+        guard scan == nil else {
+            rescanWanted = true
+            return
+        }
+        scan = LibraryScanTask(database: library.url, extractionFolder: library.extractionFolder)
+    }
+
+    private func scanFinished(_ snapshot: LibraryScanTask.Snapshot) {
+        scan = nil
+        reload()
+        if let failure = snapshot.failure {
+            status = (failure, true)
+        } else if let report = snapshot.report {
+            var parts = ["\(model.games.count) games"]
+            if report.gamesAdded > 0 { parts.append("\(report.gamesAdded) new") }
+            if report.gamesRemoved > 0 { parts.append("\(report.gamesRemoved) gone") }
+            let problems = report.problems.filter { !isQuietProblem($0) }
+            if !problems.isEmpty {
+                parts.append("\(problems.count) skipped (see log)")
+                for problem in problems { Log.warning(problem.message) }
+            }
+            if status == nil || status?.isError == false { status = (parts.joined(separator: " · "), false) }
+        }
+        if rescanWanted {
+            rescanWanted = false
+            startScan()
+        }
+    }
+
+    /// The bundled folder's sources and scripts (Makefile, READMEs) are not worth a warning.
+    private func isQuietProblem(_ problem: ScanProblem) -> Bool {
+        guard let bundledRoms else { return false }
+        return problem.path.hasPrefix(bundledRoms.path + "/")
+    }
+
+    private func hasCore(_ system: GameSystem) -> Bool {
+        services.catalog.core(for: system, preferring: services.config.corePreferences[system]) != nil
+    }
+
+    // MARK: Playing
+
+    private func launch(_ game: Game, resume: Bool, actions: inout [AppAction]) {
+        if let reason = BrowserText.unplayableReason(game.system, hasCore: hasCore(game.system)) {
+            status = ("\(BrowserText.title(of: game)): \(reason)", true)
+            return
+        }
+        do {
+            let rom = try library.playableFile(for: game)
+            status = nil
+            actions.append(.play(GameLaunch(rom: rom, system: game.system, title: RomInspector.sanitizedDisplayText(game.title),
+                                            gameID: game.id, resume: resume)))
+        } catch {
+            status = ("\(error)", true)
+        }
+    }
+
+    private func gameStarted(_ launch: GameLaunch) {
+        guard let id = launch.gameID else { return }
+        do { try library.recordPlayStart(gameID: id) } catch { Log.error("library: \(error)") }
+    }
+
+    private func gameFinished(_ launch: GameLaunch, seconds: Int) {
+        guard let id = launch.gameID else { return }
+        do { try library.recordPlayStop(gameID: id, seconds: seconds) } catch { Log.error("library: \(error)") }
+        reload()
+        // Back on the home view, the game just closed is the first "Continue" row: select it.
+        model.setSearch("")
+        if let row = model.rows.firstIndex(where: { if case .continueGame(let game) = $0 { game.id == id } else { false } }) {
+            model.select(row: row)
+        }
+    }
+
+    // MARK: Folders
+
+    /// Adds a folder typed or pasted into the dialog; nil on success, else the error line.
+    func addFolder(path typed: String) -> String? {
+        let trimmed = typed.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { return "type a folder path" }
+        let expanded = (trimmed as NSString).expandingTildeInPath
+        let url = URL(fileURLWithPath: expanded, isDirectory: true)
+        do {
+            let folder = try library.addFolder(url)
+            status = ("added \(RomInspector.sanitizedDisplayText(folder.url.path)); scanning…", false)
+            startScan()
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    func removeFolder(_ folder: URL) {
+        do {
+            try library.removeFolder(folder)
+            status = ("removed \(RomInspector.sanitizedDisplayText(folder.path)) from the library", false)
+            reload()
+        } catch {
+            status = ("\(error)", true)
+        }
+    }
+
+    func isBundled(_ folder: URL) -> Bool { folder.standardizedFileURL.path == bundledRoms?.standardizedFileURL.path }
+
+    func openAddFolderDialog(actions: inout [AppAction]) {
+        let dialog = TextEntryDialog(title: "Add Folder", prompt: "Folder with games (type or paste a path):") { [unowned self] in
+            addFolder(path: $0)
+        }
+        push(dialog, actions: &actions)
+    }
+
+    func push(_ screen: Screen, actions: inout [AppAction]) {
+        overlayOpen = true
+        actions.append(.push(screen))
+    }
+
+    // MARK: Screen
+
+    func notify(_ message: String) { status = (RomInspector.sanitizedDisplayText(message), true) }
+
+    func becameTop() {
+        overlayOpen = false
+        preview.invalidate()
+    }
+
+    func tick(now: ContinuousClock.Instant, context: DrawContext, actions: inout [AppAction]) -> Duration? {
+        guard let scan else { return nil }
+        let snapshot = scan.snapshot
+        if snapshot.isFinished { scanFinished(snapshot) }
+        // The app draws after events only; progress needs drawing from here (not over a dialog).
+        if !overlayOpen {
+            draw(in: context)
+            CursesWindow.update()
+        }
+        return self.scan == nil ? nil : .milliseconds(100)
+    }
+
+    func handle(_ event: InputEvent, now: ContinuousClock.Instant, actions: inout [AppAction]) -> EventResult {
+        switch event {
+        case .paste(let text):
+            model.setSearch(model.search + BrowserText.fieldText(text))
+        case .key(let key) where key.kind != .release:
+            handleKey(key, event: event, actions: &actions)
+        case .mouse:
+            if let command = MenuCommand(event) { handleMenuCommand(command, actions: &actions) }
+        default:
+            break
+        }
+        return .consumed
+    }
+
+    private func handleKey(_ key: KeyEvent, event: InputEvent, actions: inout [AppAction]) {
+        let modifiers = key.modifiers.subtracting([.capsLock, .numLock])
+        if modifiers == .control, case .character(let letter) = key.key {
+            switch letter {
+            case "c", "q": actions.append(.quit)
+            case "s": model.cycleSort()
+            case "f": toggleFavourite()
+            case "e": model.toggleFavouritesOnly()
+            case "a": openAddFolderDialog(actions: &actions)
+            case "r": rescan()
+            case "o": push(BrowserMenu(library: self), actions: &actions)
+            case "u": model.setSearch("")
+            default: break
+            }
+            return
+        }
+        switch key.key {
+        case .function(2): model.cycleSort()
+        case .function(3): toggleFavourite()
+        case .function(4): model.toggleFavouritesOnly()
+        case .function(5): rescan()
+        case .function(9): push(BrowserMenu(library: self), actions: &actions)
+        case .function(10): actions.append(.quit)
+        case .backspace:
+            if !model.search.isEmpty { model.setSearch(String(model.search.dropLast())) }
+        case .tab:
+            model.moveSystem(by: modifiers.contains(.shift) ? -1 : 1)
+        case .escape:
+            model.setSearch("")
+            status = nil
+        default:
+            if let text = key.text, key.key != .character(" ") || !model.search.isEmpty {
+                // "/" opens the search: as the first character it only says "search".
+                if text == "/" && model.search.isEmpty { return }
+                model.setSearch(model.search + BrowserText.fieldText(text))
+            } else if let command = MenuCommand(event) {
+                handleMenuCommand(command, actions: &actions)
+            }
+        }
+    }
+
+    private func handleMenuCommand(_ command: MenuCommand, actions: inout [AppAction]) {
+        switch command {
+        case .up: model.moveSelection(by: -1)
+        case .down: model.moveSelection(by: 1)
+        case .pageUp: model.moveSelection(by: -10)
+        case .pageDown: model.moveSelection(by: 10)
+        case .scroll(let amount): model.moveSelection(by: amount)
+        case .home: model.selectFirst()
+        case .end: model.selectLast()
+        case .left: model.moveSystem(by: -1)
+        case .right: model.moveSystem(by: 1)
+        case .select: launchSelection(actions: &actions)
+        case .click(let column, let row):
+            if column < clickTargets.sidebarWidth, let system = clickTargets.sidebarRows[row] {
+                model.selectSystem(system)
+            } else if let index = clickTargets.listRows[row] {
+                // A click on the selected row starts it (a double click, in effect).
+                if model.selection == index { launchSelection(actions: &actions) } else { model.select(row: index) }
+            }
+        case .interrupt: actions.append(.quit)
+        case .back, .delete, .other: break
+        }
+    }
+
+    private func launchSelection(actions: inout [AppAction]) {
+        switch model.selectedRow {
+        case .continueGame(let game): launch(game, resume: true, actions: &actions)
+        case .game(let game): launch(game, resume: false, actions: &actions)
+        default: break
+        }
+    }
+
+    private func toggleFavourite() {
+        guard let game = model.selectedRow?.game else { return }
+        do {
+            try library.toggleFavourite(gameID: game.id)
+            if let updated = try library.game(id: game.id) { model.update(updated) }
+        } catch {
+            status = ("\(error)", true)
+        }
+    }
+
+    func rescan() {
+        status = ("scanning…", false)
+        startScan()
+    }
+
+    func cycleSort() { model.cycleSort() }
+    func toggleFavouritesOnly() { model.toggleFavouritesOnly() }
+
+    // MARK: Drawing
+
+    func draw(in context: DrawContext) {
+        let columns = context.columns
+        let rows = context.rows
+        guard let window = CursesWindow(rows: rows, columns: columns, top: 0, left: 0) else { return }
+        window.clear()
+        defer {
+            window.stage()
+            context.cursesDirty = true
+        }
+        clickTargets = ClickTargets()
+        guard columns >= Self.minimumColumns, rows >= Self.minimumRows else {
+            let lines = ["Terminal too small", "\(columns)x\(rows), the browser needs \(Self.minimumColumns)x\(Self.minimumRows)"]
+            for (offset, line) in lines.enumerated() {
+                let row = max(0, rows / 2 - 1 + offset)
+                window.put(line, row: row, column: max(0, (columns - line.count) / 2), width: columns, style: Theme.warning)
+            }
+            return
+        }
+        drawHeader(window, columns: columns)
+        drawProgress(window, row: 1, columns: columns)
+        let bodyTop = 2
+        let bodyRows = rows - 4
+        let sidebarWidth = columns >= Self.sidebarMinimumColumns ? 22 : 0
+        let previewWidth = columns >= 110 ? min(44, columns / 3) : 0
+        if sidebarWidth > 0 { drawSidebar(window, top: bodyTop, rows: bodyRows, width: sidebarWidth) }
+        let listLeft = sidebarWidth
+        let listWidth = columns - sidebarWidth - previewWidth
+        drawList(window, top: bodyTop, rows: bodyRows, left: listLeft, width: listWidth)
+        if previewWidth > 0 {
+            drawPreview(window, top: bodyTop, rows: bodyRows, left: columns - previewWidth, width: previewWidth)
+        }
+        if let status {
+            window.put(status.text, row: rows - 2, column: 1, width: columns - 2, style: status.isError ? Theme.warning : Theme.accent)
+        }
+        drawHelp(window, row: rows - 1, columns: columns)
+    }
+
+    private func drawHeader(_ window: CursesWindow, columns: Int) {
+        window.putPadded("", row: 0, column: 0, width: columns, style: Theme.selectedInactive)
+        var column = window.put(" PHOSPHOR ", row: 0, column: 0, style: Theme.selected)
+        let search = model.search.isEmpty ? "type to search" : RomInspector.sanitizedDisplayText(model.search) + "▏"
+        column += window.put("  Search: ", row: 0, column: column, style: Theme.selectedInactive)
+        column += window.put(search, row: 0, column: column, width: max(0, columns / 2 - column),
+                             style: TextStyle(foreground: 0, background: 7, bold: !model.search.isEmpty, dim: model.search.isEmpty))
+        var right = ["sort: \(BrowserText.sortName(model.sort))"]
+        // Without the sidebar (narrow terminals) the header says which system is shown.
+        if columns < Self.sidebarMinimumColumns { right.insert(model.system?.displayName ?? "All", at: 0) }
+        if model.favouritesOnly { right.append("★ only") }
+        right.append("\(model.filteredGames.count) of \(model.games.count)")
+        let text = right.joined(separator: " │ ") + " "
+        let start = max(column + 1, columns - text.count)
+        window.put(text, row: 0, column: start, width: columns - start, style: Theme.selectedInactive)
+    }
+
+    private func drawProgress(_ window: CursesWindow, row: Int, columns: Int) {
+        guard let scan, let progress = scan.snapshot.progress, progress.totalGuess > 0,
+              ContinuousClock.now - scan.startedAt > .milliseconds(300) || progress.totalGuess > 50 else {
+            window.put(String(repeating: "─", count: columns), row: row, column: 0, style: Theme.border)
+            return
+        }
+        let label = " Scanning \(progress.filesSeen)/\(progress.totalGuess) "
+        var column = window.put(label, row: row, column: 0, style: Theme.accent)
+        let barWidth = min(30, max(0, columns - column - 2))
+        column += window.put(BrowserText.progressBar(done: progress.filesSeen, total: progress.totalGuess, width: barWidth),
+                             row: row, column: column, style: Theme.title)
+        window.put(" " + progress.currentFile, row: row, column: column, width: max(0, columns - column), style: Theme.dimText)
+    }
+
+    private func drawSidebar(_ window: CursesWindow, top: Int, rows: Int, width: Int) {
+        clickTargets.sidebarWidth = width
+        window.put("Systems", row: top, column: 1, width: width - 2, style: Theme.title)
+        let current = model.sidebarSelection
+        for (index, entry) in model.sidebar.enumerated() where index + 1 < rows {
+            let row = top + 1 + index
+            let count = "\(entry.count)"
+            let style = index == current ? Theme.selected : Theme.text
+            window.putPadded(" " + entry.label, row: row, column: 0, width: width - 1, style: style)
+            window.put(count, row: row, column: width - 2 - count.count, style: style)
+            clickTargets.sidebarRows[row] = entry.system
+        }
+        for row in top..<(top + rows) { window.put("│", row: row, column: width - 1, style: Theme.border) }
+    }
+
+    private func drawList(_ window: CursesWindow, top: Int, rows: Int, left: Int, width: Int) {
+        let systemWidth = 5
+        let lastWidth = min(22, max(10, width / 4))
+        let titleWidth = max(4, width - systemWidth - lastWidth - 4)
+        window.put("Title", row: top, column: left + 2, width: titleWidth, style: Theme.title)
+        window.put("Sys", row: top, column: left + 2 + titleWidth + 1, style: Theme.title)
+        window.put("Last played", row: top, column: left + width - lastWidth - 1, width: lastWidth, style: Theme.title)
+        let visible = max(1, rows - 1)
+        guard !model.rows.isEmpty else {
+            let message = model.games.isEmpty
+                ? (scan == nil ? "No games yet: Ctrl-A adds a folder." : "Looking for games…")
+                : "No game matches."
+            window.put(message, row: top + 2, column: left + 2, width: width - 4, style: Theme.dimText)
+            return
+        }
+        let selection = model.selection ?? 0
+        if selection < listScroll { listScroll = selection }
+        if selection >= listScroll + visible { listScroll = selection - visible + 1 }
+        listScroll = max(0, min(listScroll, max(0, model.rows.count - visible)))
+        // Keep a section header in view above the first rows.
+        if listScroll == 1, case .header = model.rows[0] { listScroll = 0 }
+        let now = Date()
+        for (offset, index) in (listScroll..<min(model.rows.count, listScroll + visible)).enumerated() {
+            let row = top + 1 + offset
+            switch model.rows[index] {
+            case .header(let text):
+                window.put(text, row: row, column: left + 1, width: width - 2, style: Theme.accent)
+            case .continueGame(let game), .game(let game):
+                clickTargets.listRows[row] = index
+                let isContinue = if case .continueGame = model.rows[index] { true } else { false }
+                let reason = BrowserText.unplayableReason(game.system, hasCore: hasCore(game.system))
+                let selected = index == model.selection
+                let style = selected ? (reason == nil ? Theme.selected : Theme.selectedInactive)
+                    : (reason == nil ? Theme.text : Theme.unavailable)
+                window.putPadded((isContinue ? " ▶ " : "   ") + BrowserText.title(of: game),
+                                 row: row, column: left, width: titleWidth + 2, style: style)
+                window.putPadded(" " + game.system.shortName, row: row, column: left + 2 + titleWidth, width: systemWidth + 1, style: style)
+                let last = reason ?? BrowserText.lastPlayed(game.lastPlayed, now: now)
+                window.putPadded(" " + last, row: row, column: left + width - lastWidth - 2,
+                                 width: lastWidth + 2, style: style)
+            }
+        }
+    }
+
+    private func drawPreview(_ window: CursesWindow, top: Int, rows: Int, left: Int, width: Int) {
+        for row in top..<(top + rows) { window.put("│", row: row, column: left, style: Theme.border) }
+        guard let game = model.selectedRow?.game else { return }
+        let inner = width - 3
+        var row = top
+        window.put(BrowserText.title(of: game), row: row, column: left + 2, width: inner, style: Theme.title)
+        row += 1
+        window.put(game.system.displayName, row: row, column: left + 2, width: inner, style: Theme.text)
+        row += 1
+        let played = game.playCount == 0 ? "never played"
+            : "played \(BrowserText.lastPlayed(game.lastPlayed)) · \(BrowserText.playTime(seconds: game.playTime)) total"
+        window.put(played, row: row, column: left + 2, width: inner, style: Theme.dimText)
+        row += 1
+        if let reason = BrowserText.unplayableReason(game.system, hasCore: hasCore(game.system)) {
+            window.put(reason, row: row, column: left + 2, width: inner, style: Theme.warning)
+        }
+        row += 2
+        let artRows = min(rows - (row - top), inner * 3 / 8 + 1)
+        guard artRows >= 3 else { return }
+        let stateFolder = services.paths.states.appendingPathComponent(game.system.rawValue)
+        if let art = preview.art(for: game, stateFolder: stateFolder, columns: inner, rows: artRows) {
+            art.draw(in: window, row: row, column: left + 2)
+        } else {
+            window.put("No save state yet", row: row, column: left + 2, width: inner, style: Theme.dimText)
+        }
+    }
+
+    private func drawHelp(_ window: CursesWindow, row: Int, columns: Int) {
+        let entries: [(String, String)] = [
+            ("↑↓", "game"), ("←→", "system"), ("Enter", "play"), ("type", "search"), ("Esc", "clear"),
+            ("^S", "sort"), ("^F", "★"), ("^E", "★ only"), ("^A", "add folder"), ("^O", "menu"), ("^Q", "quit"),
+        ]
+        var column = 1
+        for (key, meaning) in entries {
+            guard column + key.count + meaning.count + 2 < columns else { break }
+            column += window.put(key, row: row, column: column, style: Theme.helpKey)
+            column += window.put(" \(meaning)  ", row: row, column: column, style: Theme.help)
+        }
+    }
+}

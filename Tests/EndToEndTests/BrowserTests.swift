@@ -1,0 +1,186 @@
+import Foundation
+import XCTest
+
+/// The game browser (`phosphor` with no arguments) in a real terminal (tmux), and `phosphor add`.
+final class BrowserTests: XCTestCase {
+    var phosphor: PhosphorProcess!
+    var session: TmuxSession?
+
+    override func setUpWithError() throws { phosphor = try PhosphorProcess() }
+
+    override func tearDown() {
+        session?.stop()
+        session = nil
+        phosphor.cleanUp()
+    }
+
+    /// The bundled cartridges are found through PHOSPHOR_ROMS (the test binary may live outside the checkout).
+    private var environment: [String: String] {
+        ["PHOSPHOR_ROMS": PhosphorProcess.packageRoot.appendingPathComponent("Roms").path]
+    }
+
+    private func startBrowser(columns: Int = 120, rows: Int = 40) throws -> TmuxSession {
+        let tmux = try TmuxSession(arguments: [], columns: columns, rows: rows, home: phosphor.home, environment: environment)
+        session = tmux
+        return tmux
+    }
+
+    private var gbcStates: URL { phosphor.home.appendingPathComponent("data/states/gbc") }
+
+    func testBrowsePlayQuitToLibraryAndContinue() throws {
+        let tmux = try startBrowser()
+        // Every bundled cartridge, with titles from the headers (the GB cartridge's is "PHOSPHOR").
+        let listing = try tmux.waitFor("the six bundled cartridges") { $0.contains("6 of 6") }
+        for expected in ["PHOSPHOR ", "PHOSPHOR TEST", "PHOSPHORTEST", "phosphor-test", "Game Boy Color", "Nintendo DS"] {
+            XCTAssertTrue(listing.contains(expected), "missing \(expected):\n\(listing)")
+        }
+
+        // Search narrows the list to the one Game Boy Color cartridge.
+        try tmux.send("color", literal: true)
+        let narrowed = try tmux.waitFor("the search to narrow") { $0.contains("1 of 6") }
+        XCTAssertTrue(narrowed.contains("Search: color"))
+        // One game row is left (each row ends in its system and when it was last played: never, in a fresh home).
+        let gameRows = narrowed.split(separator: "\n").filter {
+            $0.range(of: #"\s(NES|SNES|GB|GBC|GBA|PCE|DS)\s+never\s"#, options: .regularExpression) != nil
+        }
+        XCTAssertEqual(gameRows.count, 1, narrowed)
+        XCTAssertTrue(gameRows.first?.contains(" GBC  never") ?? false, narrowed)
+
+        // Enter plays it: the picture is half blocks with colour SGRs, and the play status bar shows.
+        try tmux.send("Enter")
+        try tmux.waitFor("the game picture", timeout: 15, escapes: true) { screen in
+            screen.contains("fps") && screen.contains("▀") && screen.contains("\u{1B}[38;") && !screen.contains("Search:")
+        }
+
+        // Pause menu, Quit to Library (the last item): the browser is back with the game in Continue.
+        try tmux.send("Escape")
+        try tmux.waitFor(text: "Quit to Library")
+        try tmux.send("End")
+        try tmux.send("Enter")
+        let back = try tmux.waitFor("the browser with Continue") { $0.contains("Continue") && $0.contains("Systems") }
+        let continueLine = back.split(separator: "\n").first { $0.contains("▶ PHOSPHOR") }
+        XCTAssertNotNil(continueLine, back)
+        XCTAssertTrue(continueLine?.contains("just now") ?? false, back)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: gbcStates.appendingPathComponent("phosphor-test.state.auto").path))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: gbcStates.appendingPathComponent("phosphor-test.state.auto.png").path))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: gbcStates.appendingPathComponent("phosphor-test.state.before-load").path))
+        // The preview pane shows the automatic state's screenshot as coloured half blocks.
+        let preview = try tmux.waitFor("the save-state preview", escapes: true) { screen in
+            screen.split(separator: "\n").contains { $0.contains("│") && $0.contains("▀▀▀▀") && $0.contains("\u{1B}[") }
+        }
+        XCTAssertFalse(preview.contains("No save state yet"), preview)
+
+        // Enter on Continue resumes: the automatic state is loaded (the store keeps the state it
+        // replaced as `.before-load`) and the game picture is back.
+        try tmux.send("Enter")
+        try tmux.waitFor("the resumed game", timeout: 15, escapes: true) { screen in
+            screen.contains("fps") && screen.contains("▀") && !screen.contains("Search:")
+        }
+        let beforeLoad = gbcStates.appendingPathComponent("phosphor-test.state.before-load")
+        let deadline = Date().addingTimeInterval(5)
+        while !FileManager.default.fileExists(atPath: beforeLoad.path), Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: beforeLoad.path), "Continue did not load the automatic state")
+
+        // Ctrl-C in the game goes back to the browser, Ctrl-Q there quits cleanly.
+        try tmux.send("C-c")
+        try tmux.waitFor(text: "Systems")
+        try tmux.send("C-q")
+        XCTAssertEqual(try tmux.waitForExit(), 0)
+    }
+
+    func testHostileFileNamesAreShownSanitized() throws {
+        let folder = phosphor.home.appendingPathComponent("hostile")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let rom = try Data(contentsOf: PhosphorProcess.rom("nes/phosphor-test.nes"))
+        try rom.write(to: folder.appendingPathComponent("evil\u{1B}[31mRED\u{202E}txet.nes"))
+        let added = try phosphor.run(["add", folder.path], environment: environment)
+        XCTAssertEqual(added.status, 0, added.standardError)
+        let line = added.standardOutput.trimmingCharacters(in: .newlines)
+        XCTAssertFalse(line.contains("\n"), line)
+        XCTAssertTrue(line.hasPrefix("added \(folder.path): "), line)
+        XCTAssertFalse(line.unicodeScalars.contains { $0.value == 0x1B }, line)
+
+        let tmux = try startBrowser()
+        try tmux.waitFor("the hostile games") { $0.contains("7 of 7") }
+        try tmux.send("evil", literal: true)
+        let plain = try tmux.waitFor("the hostile name") { $0.contains("1 of 7") }
+        XCTAssertTrue(plain.contains("evil\u{FFFD}[31mRED\u{FFFD}txet"), plain)
+        let raw = try tmux.capture(escapes: true)
+        XCTAssertFalse(raw.contains("\u{1B}[31mRED"), "the name's escape sequence reached the terminal")
+        XCTAssertFalse(raw.contains("\u{202E}"), "the bidi override reached the terminal")
+        XCTAssertTrue(raw.contains("RED"))
+
+        try tmux.send("C-q")
+        XCTAssertEqual(try tmux.waitForExit(), 0)
+    }
+
+    func testGamesWithoutACoreAreGreyedAndDoNotStartAndFavouritesFilter() throws {
+        // A Genesis header (no Genesis core is installed here): "SEGA" at 0x100, title at 0x150.
+        var rom = [UInt8](repeating: 0x20, count: 0x400)
+        rom.replaceSubrange(0x100..<0x110, with: Array("SEGA MEGA DRIVE ".utf8))
+        rom.replaceSubrange(0x150..<0x15A, with: Array("SONIC TEST".utf8))
+        let folder = phosphor.home.appendingPathComponent("sega")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data(rom).write(to: folder.appendingPathComponent("sonic.md"))
+        let catalog = try phosphor.run(["cores"])
+        try XCTSkipIf(catalog.standardOutput.contains("genesis_plus_gx") || catalog.standardOutput.contains("picodrive"),
+                      "a Genesis core is installed")
+        XCTAssertEqual(try phosphor.run(["add", folder.path], environment: environment).status, 0)
+
+        let tmux = try startBrowser()
+        try tmux.waitFor("all games") { $0.contains("7 of 7") }
+        try tmux.send("sonic", literal: true)
+        let row = try tmux.waitFor("the Genesis game") { $0.contains("1 of 7") }
+        XCTAssertTrue(row.contains("SONIC TEST"), row)
+        XCTAssertTrue(row.contains("no core for Genesis"), row)
+        try tmux.send("Enter")
+        let refused = try tmux.waitFor("the refusal") { $0.contains("SONIC TEST: no core for Genesis") }
+        XCTAssertTrue(refused.contains("Search: sonic"), "the browser must stay:\n\(refused)")
+
+        // Ctrl-F marks it a favourite, Ctrl-E shows favourites only.
+        try tmux.send("C-f")
+        try tmux.waitFor(text: "★ SONIC TEST")
+        try tmux.send("C-u")
+        try tmux.send("C-e")
+        let favourites = try tmux.waitFor("favourites only") { $0.contains("★ only") && $0.contains("1 of 7") }
+        XCTAssertFalse(favourites.contains("PHOSPHOR TEST"), favourites)
+        try tmux.send("C-q")
+        XCTAssertEqual(try tmux.waitForExit(), 0)
+    }
+
+    func testAddRefusesAMissingFolderWithOneLine() throws {
+        let outcome = try phosphor.run(["add", "/nonexistent"], environment: environment)
+        XCTAssertEqual(outcome.status, 1)
+        XCTAssertEqual(outcome.standardError, "phosphor: /nonexistent: not a folder\n")
+        XCTAssertEqual(outcome.standardOutput, "")
+    }
+
+    func testTooSmallTerminalShowsAMessageAndResizeBringsTheLayoutBack() throws {
+        let tmux = try startBrowser(columns: 36, rows: 10)
+        try tmux.waitFor(text: "Terminal too small")
+        try tmux.tmux(["resize-window", "-t", tmux.name, "-x", "100", "-y", "30"])
+        let screen = try tmux.waitFor(text: "Systems")
+        XCTAssertFalse(screen.contains("too small"), screen)
+        try tmux.send("C-q")
+        XCTAssertEqual(try tmux.waitForExit(), 0)
+    }
+
+    func testAddFolderDialogTakesAPastedPath() throws {
+        let folder = phosphor.home.appendingPathComponent("more games")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data(contentsOf: PhosphorProcess.rom("nes/phosphor-test.nes"))
+            .write(to: folder.appendingPathComponent("Pasted Quest.nes"))
+        let tmux = try startBrowser()
+        try tmux.waitFor("the bundled cartridges") { $0.contains("6 of 6") }
+        try tmux.send("C-a")
+        try tmux.waitFor(text: "Add Folder")
+        // A bracketed paste, as a terminal sends it.
+        try tmux.tmux(["set-buffer", folder.path])
+        try tmux.tmux(["paste-buffer", "-p", "-t", tmux.name])
+        try tmux.waitFor(text: "more games")
+        try tmux.send("Enter")
+        try tmux.waitFor("the new game") { $0.contains("7 of 7") && $0.contains("Pasted Quest") }
+        try tmux.send("C-q")
+        XCTAssertEqual(try tmux.waitForExit(), 0)
+    }
+}
