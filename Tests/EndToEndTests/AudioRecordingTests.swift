@@ -13,6 +13,12 @@ final class AudioRecordingTests: XCTestCase {
         var channels: Int
         var samples: [Int16]  // interleaved
 
+        init(sampleRate: Int, channels: Int, samples: [Int16]) {
+            self.sampleRate = sampleRate
+            self.channels = channels
+            self.samples = samples
+        }
+
         init(_ data: Data) throws {
             let bytes = [UInt8](data)
             func u32(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24 }
@@ -70,5 +76,34 @@ final class AudioRecordingTests: XCTestCase {
         // The APU's power-on click fades within a quarter second; after half a second: silence.
         let peak = wav.samples.dropFirst(48_000).map { abs(Int($0)) }.max() ?? 0
         XCTAssertEqual(peak, 0, "no sound without A")
+    }
+}
+
+/// The sound a player hears: `phosphor play` through the real ALSA library into a `file` PCM
+/// (no sound card needed), with A held by the hold-button key (issue: sound).
+final class ALSAPlaybackTests: XCTestCase {
+    func testHeldAPlaysTheCartridgeToneThroughALSA() throws {
+        let phosphor = try PhosphorProcess()
+        defer { phosphor.cleanUp() }
+        let raw = phosphor.home.appendingPathComponent("out.raw")
+        let session = try TmuxSession(
+            arguments: ["play", "--frames", "300", "--audio-device", "file:FILE=\(raw.path),FORMAT=raw",
+                        PhosphorProcess.rom("gb/phosphor-test.gbc").path],
+            home: phosphor.home)
+        defer { session.stop() }
+        try session.waitFor(text: "fps")
+        try session.send("h")
+        try session.send("x")  // hold A: the cartridge plays its tone for the rest of the run
+        XCTAssertEqual(try session.waitForExit(timeout: 30), 0)
+        let bytes = try Data(contentsOf: raw)
+        let samples = stride(from: 0, to: bytes.count - 1, by: 2).map {
+            Int16(bitPattern: UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8)
+        }
+        let wav = AudioRecordingTests.WAV(sampleRate: 48_000, channels: 2, samples: samples)
+        XCTAssertGreaterThan(samples.count, 48_000 * 2, "over a second of sound reached ALSA")
+        // The last second holds the tone (A was held well before it).
+        let lastSecond = AudioRecordingTests.WAV(sampleRate: 48_000, channels: 2, samples: Array(samples.suffix(96_000)))
+        XCTAssertEqual(lastSecond.frequency(from: 0), 439.84, accuracy: 439.84 * 0.01)
+        XCTAssertGreaterThan(wav.samples.suffix(96_000).map { abs(Int($0)) }.max() ?? 0, 2_000)
     }
 }

@@ -146,11 +146,15 @@ final class PlayPicture {
         let background = RGBColor(rawValue: 0x202830)
         let foreground = RGBColor(rawValue: 0xD0D8E0)
         renderer.fill(Render.CellRect(column: bar.x, row: bar.y, columns: bar.columns, rows: bar.rows), with: background)
-        let right = content.statusRight
-        let rightColumn = max(bar.x, bar.maxX - right.count - 1)
-        _ = renderer.put(text: " " + String(content.status.prefix(max(0, rightColumn - bar.x - 2))), column: bar.x,
-                         row: bar.y, foreground: foreground, background: background)
-        _ = renderer.put(text: right, column: rightColumn, row: bar.y, foreground: RGBColor(rawValue: 0x80C0FF), background: background)
+        // The status always shows; a notice gets what is left on the right, cut with "…".
+        let status = " " + String(content.status.prefix(max(0, bar.columns - 1)))
+        let used = renderer.put(text: status, column: bar.x, row: bar.y, foreground: foreground, background: background)
+        let room = bar.columns - used - 3
+        guard room > 0, !content.statusRight.isEmpty else { return }
+        var notice = content.statusRight
+        if notice.count > room { notice = String(notice.prefix(room - 1)) + "…" }
+        _ = renderer.put(text: notice, column: bar.maxX - notice.count - 1, row: bar.y,
+                         foreground: RGBColor(rawValue: 0x80C0FF), background: background)
     }
 }
 
