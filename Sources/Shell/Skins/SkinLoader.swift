@@ -103,32 +103,7 @@ public struct SkinLoader: Sendable {
         executable: URL? = Bundle.main.executableURL,
         currentDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
     ) -> URL? {
-        if let override = environment["PHOSPHOR_SKINS"], !override.isEmpty {
-            let folder = URL(fileURLWithPath: override, isDirectory: true)
-            if isSkinFolder(folder) { return folder }
-            Log.warning("PHOSPHOR_SKINS=\(override) holds no skins (no nes.json); looking elsewhere")
-        }
-        var starts: [URL] = []
-        if let executable {
-            starts.append(executable.resolvingSymlinksInPath().deletingLastPathComponent())
-        }
-        starts.append(currentDirectory)
-        for start in starts {
-            var folder = start.standardizedFileURL
-            for _ in 0..<8 {
-                let candidate = folder.appendingPathComponent("Skins", isDirectory: true)
-                if isSkinFolder(candidate) { return candidate }
-                let installed = folder.appendingPathComponent("share/phosphor/skins", isDirectory: true)
-                if isSkinFolder(installed) { return installed }
-                let parent = folder.deletingLastPathComponent()
-                if parent.path == folder.path { break }
-                folder = parent
-            }
-        }
-        return nil
-    }
-
-    private static func isSkinFolder(_ folder: URL) -> Bool {
-        FileManager.default.fileExists(atPath: folder.appendingPathComponent("nes.json").path)
+        BundledFolder(environmentVariable: "PHOSPHOR_SKINS", candidates: ["Skins", "share/phosphor/skins"], marker: "nes.json")
+            .locate(environment: environment, executable: executable, currentDirectory: currentDirectory)
     }
 }
