@@ -35,6 +35,7 @@ struct HeadlessRun {
     func run() throws -> Result {
         let system = try RomCheck.inspect(rom)
         let stateBytes = try stateIn.map { try Self.readState($0) }
+        let stateName = stateIn?.lastPathComponent ?? ""
         let catalog = CoreCatalog.discover()
         let core = try CoreSelection.core(for: rom, system: system, explicitCore: explicitCore,
                                           preferences: [:], catalog: catalog)
@@ -51,7 +52,8 @@ struct HeadlessRun {
             recorder?.setSourceRate(host.avInfo.sampleRate)
             if frame == 0, let stateBytes {
                 do { try host.unserializeState(stateBytes) } catch {
-                    failure.withLock { $0 = $0 ?? error }
+                    let named = RomCheck.Failure(description: "\(stateName): \(error)")
+                    failure.withLock { $0 = $0 ?? named }
                 }
             }
             if let input { inputState.set(input.buttons(at: frame), port: 0) }
