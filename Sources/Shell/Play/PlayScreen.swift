@@ -109,7 +109,7 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
         if let audioStatus { notices.append(audioStatus) }
         if let releaseNotice = input.notice { notices.append(releaseNotice) }
         if let first = notices.first { notify(first, seconds: 6) }
-        for extra in notices.dropFirst() { Log.warning(extra) }
+        for notice in notices { Log.warning(notice) }  // the screen shows only the first, briefly
         if launch.resume { loadState(.auto, quiet: true) }
     }
 
