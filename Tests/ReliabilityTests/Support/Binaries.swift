@@ -44,8 +44,9 @@ enum Binaries {
 struct ScratchFolder {
     let url: URL
 
-    init(_ label: String) throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("phosphor-rel-\(label)-\(UUID().uuidString.prefix(8))")
+    /// - Parameter base: where to make it (default: the temporary directory).
+    init(_ label: String, base: URL = FileManager.default.temporaryDirectory) throws {
+        url = base.appendingPathComponent("phosphor-rel-\(label)-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 
