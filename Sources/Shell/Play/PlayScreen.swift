@@ -33,6 +33,8 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
     private var startedAt = ContinuousClock.now
     private var closed = false
     private var pausedForSize = false
+    /// The battery-save failure on screen (shown once per new failure).
+    private var shownSaveFailure: String?
     private(set) var menuOpen = false
     var dsLayout: DSScreenLayout
     var statusBarVisible: Bool
@@ -197,6 +199,10 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
             for port in 0..<2 { thread.input.set(input.buttons(port: port, now: now), port: port) }
             let pointer = input.pointer
             thread.input.setPointer(x: pointer.x, y: pointer.y, pressed: pointer.pressed)
+        }
+        if status.batterySaveFailure != shownSaveFailure {
+            shownSaveFailure = status.batterySaveFailure
+            if let failure = shownSaveFailure { notify(failure, seconds: 8) }
         }
         if let frame = thread.mailbox.takeLatest() {
             lastFrame = frame
