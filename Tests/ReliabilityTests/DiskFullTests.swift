@@ -117,4 +117,29 @@ final class DiskFullTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: copy), old, "the old quick save is intact")
         XCTAssertTrue(end.contains("EXIT=0\n0"), "no temporary files left in the states folder:\n\(end)")
     }
+
+    /// `phosphor play` with the battery save on a full disk: the periodic SRAM write (~3 s in)
+    /// fails, the status line says so, the game goes on, and the old .srm is untouched.
+    func testBatterySaveFailureShowsWhilePlaying() throws {
+        let prefix = try requireMounts()
+        let environment = ["PHOSPHOR_HOME": home.url.path, "TERM": "xterm-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"]
+        let saves = home.file("data/saves/gbc")
+        let srm = saves.appendingPathComponent("phosphor-test.srm")
+        XCTAssertEqual(try headless().status, 0)
+        let old = try Data(contentsOf: srm)
+        let copy = home.file("after.srm")
+        let script = mountScript(saves, full: true) + TmuxPane.commandLine(["play", "--no-audio", gbc.path], environment: environment)
+            + "; echo EXIT=$?; cp \(TmuxPane.quote(srm.path)) \(TmuxPane.quote(copy.path)); sleep 600"
+        let pane = try TmuxPane(command: (prefix + ["/bin/sh", "-c", script]).map(TmuxPane.quote).joined(separator: " "))
+        self.pane = pane
+        try pane.waitFor(text: "fps")
+        let screen = try pane.waitFor("the battery save failure on screen", timeout: 15) { $0.contains("battery save not written") }
+        XCTAssertTrue(screen.contains("No spac"), "says why: \(screen)")
+        XCTAssertTrue(screen.contains("▀"), "the game picture is still there:\n\(screen)")
+        Thread.sleep(forTimeInterval: 1)
+        XCTAssertFalse(try pane.capture().contains("EXIT="), "the game goes on")
+        try pane.send("C-c")
+        try pane.waitFor(text: "EXIT=0")
+        XCTAssertEqual(try Data(contentsOf: copy), old, "the old battery save is intact")
+    }
 }
