@@ -36,6 +36,9 @@ final class HostileNameTests: XCTestCase {
         XCTAssertNil(run.report.failure, run.outputText.suffix(300).debugDescription)
         XCTAssertEqual(run.report.exit, 0)
         XCTAssertEqual(home.names(in: "data/screenshots").count, 1, "F12 took a screenshot (its notice names the game)")
+        for name in home.names(in: "data/screenshots") {
+            XCTAssertFalse(name.unicodeScalars.contains { $0.value < 0x20 || $0 == "\u{202E}" }, "file name: \(name.debugDescription)")
+        }
         assertNothingFromTheName(run.output, "playing")
         // The same in tmux: the window title was not changed by the name.
         let command = TmuxPane.commandLine(["play", "--no-audio", rom.path], environment: environment) + "; echo EXIT=$?; sleep 600"
