@@ -36,8 +36,11 @@ public struct KeyDecoder: Sendable {
     /// over from an earlier call whose deadline has passed is resolved first.
     public mutating func decode(_ bytes: some Sequence<UInt8>, now: ContinuousClock.Instant) -> [InputEvent] {
         var events = flush(now: now)
+        let countBefore = pending.count
         pending.append(contentsOf: bytes)
-        lastInput = now
+        // Only new bytes restart the Escape timeout: the app calls this on every loop step, often
+        // with nothing, and a lone ESC must still become the Escape key 50 ms after it arrived.
+        if pending.count != countBefore || lastInput == nil { lastInput = now }
         parse(into: &events, atDeadline: false)
         return events
     }
