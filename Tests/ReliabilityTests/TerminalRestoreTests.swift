@@ -36,6 +36,16 @@ final class TerminalRestoreTests: XCTestCase {
         XCTAssertEqual(run.report.exit, 0)
     }
 
+    /// Legacy keys (no kitty answer): a lone ESC is the Escape key 50 ms later, even while the
+    /// game keeps the app loop busy, and even right after F12 (whose sequence also starts with ESC).
+    func testLegacyEscapeOpensThePauseMenuAndQuitRestores() throws {
+        let run = try play(steps: [.wait("fps"), .sleep(0.5), .send("\u{1B}[24~"), .sleep(1), .send("\u{1B}"),
+                                   .wait("Paused", timeout: 1), .send("\u{1B}[F"), .sleep(0.3), .send("\r"), .exit()],
+                           kitty: false)
+        run.assertTerminalRestored("legacy Escape → Quit")
+        XCTAssertEqual(run.report.exit, 0)
+    }
+
     func testControlCRestoresTheTerminal() throws {
         let run = try play(steps: [.wait("fps"), .sleep(0.3), .send(Self.controlC), .exit()])
         run.assertTerminalRestored("Ctrl-C")
