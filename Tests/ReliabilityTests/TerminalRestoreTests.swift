@@ -76,6 +76,18 @@ final class TerminalRestoreTests: XCTestCase {
         }
     }
 
+    /// The terminal itself goes away (an SSH session drops): the kernel's SIGHUP and failing
+    /// writes end the game cleanly, and the battery save is written.
+    func testClosedTerminalEndsTheGameAndWritesTheBatterySave() throws {
+        try? FileManager.default.removeItem(at: srm)
+        let run = try play(steps: [.wait("fps"), .sleep(0.5), .hangup, .exit()])
+        XCTAssertNil(run.report.failure)
+        XCTAssertEqual(run.report.exit, 0, "a clean exit after the hangup")
+        let bytes = try [UInt8](Data(contentsOf: srm))
+        XCTAssertEqual(bytes.count, 8192)
+        XCTAssertEqual(Array(bytes.prefix(4)), Array("PHOS".utf8))
+    }
+
     /// A core that segfaults in retro_run: the C crash handler restores the terminal, and the
     /// battery save loses at most the last few seconds.
     func testCrashingCoreRestoresTheTerminalAndKeepsRecentSRAM() throws {

@@ -13,6 +13,7 @@ Steps: {"wait": TEXT, "timeout": S}   wait until TEXT appears in output after th
        {"signal": "TERM"}              signal the child
        {"resize": [ROWS, COLS]}        set the window size (the kernel sends SIGWINCH)
        {"storm": S, "sizes": [[R, C], ...]}  resize as fast as possible for S seconds
+       {"hangup": true}                close the terminal (the kernel sends SIGHUP)
        {"exit": S}                     wait up to S seconds for the child to end
 """
 import argparse, fcntl, json, os, re, select, signal, struct, subprocess, sys, termios, time
@@ -74,6 +75,8 @@ def emulate():
     if tail < 0 or len(output) - tail > 64: scan_from = max(scan_from, len(output) - 1 if tail < 0 else scan_from)
 
 def pump(timeout):
+    if master < 0:
+        time.sleep(timeout); return child.poll() is None
     ready, _, _ = select.select([master], [], [], timeout)
     if ready:
         try:
@@ -86,7 +89,7 @@ def pump(timeout):
     return True
 
 def drain_after_exit():
-    while True:
+    while master >= 0:
         ready, _, _ = select.select([master], [], [], 0.2)
         if not ready: return
         try:
@@ -130,6 +133,9 @@ for step in plan:
             set_size(*sizes[count % len(sizes)]); count += 1
             if count % 4 == 0: pump(0)
         timings.append(count)
+    elif "hangup" in step:
+        # The terminal goes away (a closed SSH session): close our side of the pty.
+        os.close(master); master = -1
     elif "exit" in step:
         deadline = started + step["exit"]
         while child.poll() is None and time.monotonic() < deadline:
@@ -141,8 +147,11 @@ for step in plan:
 if child.poll() is None:
     child.kill(); child.wait()
 drain_after_exit()
-attributes = termios.tcgetattr(slave)
-pending = struct.unpack("i", fcntl.ioctl(slave, termios.FIONREAD, b"\0\0\0\0"))[0]
+try:
+    attributes = termios.tcgetattr(slave)
+    pending = struct.unpack("i", fcntl.ioctl(slave, termios.FIONREAD, b"\0\0\0\0"))[0]
+except (OSError, termios.error):  # hung up
+    attributes = [0, 0, 0, 0]; pending = 0
 with open(args.output, "wb") as f:
     f.write(output)
 code = child.returncode

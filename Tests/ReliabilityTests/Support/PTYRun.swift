@@ -29,6 +29,7 @@ struct PTYRun {
         case signal(String)
         case resize(rows: Int, columns: Int)
         case storm(seconds: Double, sizes: [(Int, Int)])
+        case hangup
         case exit(timeout: Double = 15)
 
         var json: [String: Any] {
@@ -40,6 +41,7 @@ struct PTYRun {
             case .signal(let name): ["signal": name]
             case .resize(let rows, let columns): ["resize": [rows, columns]]
             case .storm(let seconds, let sizes): ["storm": seconds, "sizes": sizes.map { [$0.0, $0.1] }]
+            case .hangup: ["hangup": true]
             case .exit(let timeout): ["exit": timeout]
             }
         }
