@@ -360,8 +360,9 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
     func close() {
         guard !closed else { return }
         closed = true
-        if case .crashed = thread.currentStatus.state {} else {
-            saveState(.auto, quiet: true)
+        switch thread.currentStatus.state {
+        case .crashed, .stopped: break  // nothing to save from (`--frames N` ended the run)
+        default: saveState(.auto, quiet: true)
         }
         thread.stop()
         audio?.stop()
