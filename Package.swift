@@ -54,6 +54,9 @@ let package = Package(
         .testTarget(name: "LibraryTests", dependencies: ["Library", "PhosphorKit"]),
         .testTarget(name: "ShellTests", dependencies: ["Shell", "PhosphorKit"]),
         .testTarget(name: "EndToEndTests", dependencies: ["PhosphorKit"], exclude: ["Support/kitty_pty.py"]),
+        .testTarget(name: "ReliabilityTests", dependencies: ["Shell", "Emulation", "Input", "PhosphorKit"]),
+        // Writes a file with AtomicFile.write in a loop so ReliabilityTests can SIGKILL it mid-write.
+        .executableTarget(name: "AtomicWriteProbe", dependencies: ["PhosphorKit"], path: "Tests/Probes/AtomicWriteProbe"),
     ],
     swiftLanguageModes: [.v6]
 )

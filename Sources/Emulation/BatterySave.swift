@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import PhosphorKit
+import Synchronization
 
 /// A game's battery-backed RAM (`<game>.srm`, RetroArch's name): loaded before the first frame,
 /// written on quit and pause, and every few seconds when it changed, so a crash loses at most the
@@ -18,6 +19,9 @@ final class BatterySave {
     private let writer = DispatchQueue(label: "phosphor.battery-save")
     /// A message for the user when the file on disk could not be used.
     private(set) var problem: String?
+    /// The last failed write (a full or read-only disk), for the user; nil once a write succeeds.
+    /// Set on the writer queue, read from any thread.
+    let writeFailure = SharedMessage()
 
     init(file: URL) { self.file = file }
 
@@ -84,11 +88,15 @@ final class BatterySave {
         guard current != lastWritten else { return }
         lastWritten = current
         let file = self.file
+        let failure = writeFailure
         let job: @Sendable () -> Void = {
             do {
                 try AtomicFile.write(current, to: file)
+                failure.set(nil)
             } catch {
-                Log.error("\(file.lastPathComponent): battery save not written: \(error)")
+                let message = "\(file.lastPathComponent): battery save not written: \(error)"
+                Log.error(message)
+                failure.set(message)
             }
         }
         if synchronously {
@@ -97,4 +105,12 @@ final class BatterySave {
             writer.async(execute: job)
         }
     }
+}
+
+/// One message shared between threads (the battery writer queue sets it, the core thread reads it).
+final class SharedMessage: Sendable {
+    private let message = Mutex<String?>(nil)
+
+    func set(_ text: String?) { message.withLock { $0 = text } }
+    var value: String? { message.withLock { $0 } }
 }

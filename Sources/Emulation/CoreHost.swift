@@ -207,6 +207,10 @@ public final class CoreHost {
     @discardableResult
     public func setOption(_ value: String, for key: String) -> Bool { options.set(value, for: key) }
 
+    /// Why the battery save could not be written last time (nil when the last write worked).
+    /// Any thread.
+    public var batterySaveFailure: String? { battery.writeFailure.value }
+
     /// Writes the battery save now (quit, pause). Core thread.
     public func flushBatterySave() { battery.writeNow() }
 

@@ -23,6 +23,8 @@ public final class CoreThread: @unchecked Sendable {
         public var measuredFPS: Double = 0
         public var speed: Double = 1
         public var audioFrames = 0
+        /// The battery save could not be written (full or read-only disk): say so to the user.
+        public var batterySaveFailure: String?
     }
 
     public let mailbox: FrameMailbox
@@ -208,9 +210,11 @@ public final class CoreThread: @unchecked Sendable {
             let now = ContinuousClock.now
             let elapsed = now - fpsWindow.start
             var measured: Double?
+            var saveFailure: String??
             if elapsed >= .seconds(1) {
                 measured = Double(fpsWindow.frames) / elapsed.seconds
                 fpsWindow = (now, 0)
+                saveFailure = .some(host.batterySaveFailure)
             }
             condition.withLock {
                 status.state = .running
@@ -219,6 +223,7 @@ public final class CoreThread: @unchecked Sendable {
                 status.speed = currentSpeed
                 status.audioFrames = host.audioFrames
                 if let measured { status.measuredFPS = measured }
+                if let saveFailure { status.batterySaveFailure = saveFailure }
             }
             if realTime {
                 pacer.wait(framesPerSecond: host.avInfo.framesPerSecond, speed: currentSpeed)

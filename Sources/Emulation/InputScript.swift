@@ -17,7 +17,8 @@ public struct InputScript: Sendable, Equatable {
         public var file: String
         public var line: Int
         public var problem: String
-        public var description: String { "\(file):\(line): \(problem)" }
+        /// One line; the quoted text from the file has its control characters replaced.
+        public var description: String { "\(file):\(line): \(RomInspector.sanitizedDisplayText(problem))" }
     }
 
     public init(parsing text: String, file: String = "input") throws {

@@ -4,12 +4,17 @@ import Glibc
 /// The one way Phosphor writes a user's file: a temporary file in the same folder, fsync, rename
 /// over the target, fsync the folder. A crash or a full disk leaves either the old or the new file,
 /// never a torn one. Any thread.
+///
+/// A process killed between creating its temporary and the rename (SIGKILL, power loss) leaves
+/// that temporary behind; the next write of the same file removes temporaries of its own name
+/// whose writer process is gone, so they never pile up (a live writer's file is left alone).
 public enum AtomicFile {
     public static func write(_ data: some DataProtocol, to url: URL) throws {
         let folder = url.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        removeStaleTemporaries(of: url)
         let temporary = folder.appendingPathComponent(
-            ".\(url.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+            "\(temporaryPrefix(for: url))\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         let descriptor = try openFile(temporary.path, flags: O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC)
         var succeeded = false
         defer {
@@ -34,5 +39,21 @@ public enum AtomicFile {
         let folderDescriptor = try openFile(folder.path, flags: O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         defer { close(folderDescriptor) }
         try systemCall("fsync(\(folder.lastPathComponent))") { fsync(folderDescriptor) }
+    }
+
+    /// `.<name>.tmp-`: followed by the writer's pid, a dash and a random number.
+    static func temporaryPrefix(for url: URL) -> String { ".\(url.lastPathComponent).tmp-" }
+
+    /// Deletes `.<name>.tmp-<pid>-<n>` files in the target's folder whose process no longer exists.
+    static func removeStaleTemporaries(of url: URL) {
+        let folder = url.deletingLastPathComponent()
+        let prefix = temporaryPrefix(for: url)
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            let rest = name.dropFirst(prefix.count)
+            guard let dash = rest.firstIndex(of: "-"), let pid = Int32(rest[..<dash]), pid > 0,
+                  pid != getpid(), kill(pid, 0) != 0, currentErrno() == ESRCH else { continue }
+            unlink(folder.appendingPathComponent(name).path)
+        }
     }
 }

@@ -49,7 +49,9 @@ public final class Log: Sendable {
                 if state.pending.count > 200 { state.pending.removeFirst() }
             }
             if state.echoToStandardError, level == .error || level == .warning {
-                FileHandle.standardError.write(Data(line.utf8))
+                // stderr is a terminal: names in messages must not carry raw escape sequences.
+                let shown = RomInspector.sanitizedDisplayText(message.trimmingCharacters(in: .newlines))
+                FileHandle.standardError.write(Data("\(Date().ISO8601Format()) [\(level.rawValue)] \(shown)\n".utf8))
             }
         }
     }

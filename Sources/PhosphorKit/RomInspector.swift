@@ -118,7 +118,8 @@ public enum RomInspector {
         return String(result)
     }
 
-    static func isUnsafeForDisplay(_ scalar: Unicode.Scalar) -> Bool {
+    /// Control characters, bidi controls and line separators: what `sanitizedDisplayText` replaces.
+    public static func isUnsafeForDisplay(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F: true          // C0, DEL, C1 (CSI is 0x9B)
         case 0x061C, 0x200E, 0x200F: true            // bidi marks

@@ -28,6 +28,7 @@ final class AppServices {
         self.paths = paths
         try? paths.createFolders()
         configStore = ConfigStore.load(from: paths.configFile)
+        loadedConfig = configStore.config
         if let error = configStore.loadError { Log.error("\(error)") }
         for warning in configStore.warnings { Log.warning("\(warning)") }
         catalog = CoreCatalog.discover()
@@ -35,11 +36,17 @@ final class AppServices {
     }
 
     var config: PhosphorConfig { configStore.config }
+    /// The configuration as read: an unchanged one is not written back (the user's file, with
+    /// keys this version doesn't know, stays exactly as it is).
+    private let loadedConfig: PhosphorConfig
 
     /// Saves the configuration unless it failed to load (the user's file is never overwritten then).
     func saveConfig() -> String? {
         guard configStore.canSave else {
             return "settings not saved: \(configStore.loadError.map { "\($0)" } ?? "the config file has errors")"
+        }
+        guard configStore.config != loadedConfig || !FileManager.default.fileExists(atPath: configStore.file.path) else {
+            return nil
         }
         do {
             try configStore.save()

@@ -22,6 +22,8 @@ final class PhosphorApp {
         self.services = services
         terminal = try TerminalSession(logFile: services.paths.logFile)
         context = DrawContext(terminal: terminal)
+        // ncurses clears the screen on its first update: let that happen before any picture.
+        CursesWindow.update()
     }
 
     /// Whether the terminal reports key releases (kitty keyboard protocol active).

@@ -35,6 +35,7 @@ struct HeadlessRun {
     func run() throws -> Result {
         let system = try RomCheck.inspect(rom)
         let stateBytes = try stateIn.map { try Self.readState($0) }
+        let stateName = stateIn?.lastPathComponent ?? ""
         let catalog = CoreCatalog.discover()
         let config = ConfigStore.load(from: paths.configFile)
         if let error = config.loadError { Log.error("\(error)") }
@@ -54,7 +55,8 @@ struct HeadlessRun {
             recorder?.setSourceRate(host.avInfo.sampleRate)
             if frame == 0, let stateBytes {
                 do { try host.unserializeState(stateBytes) } catch {
-                    failure.withLock { $0 = $0 ?? error }
+                    let named = RomCheck.Failure(description: "\(stateName): \(error)")
+                    failure.withLock { $0 = $0 ?? named }
                 }
             }
             if let input { inputState.set(input.buttons(at: frame), port: 0) }

@@ -46,8 +46,11 @@ public enum PhosphorCommand {
         }
     }
 
+    /// One line on stderr (a terminal, usually): a file name inside the message may carry escape
+    /// sequences or bidi overrides, so control characters are shown as U+FFFD, never sent raw.
     static func printError(_ message: String) {
-        FileHandle.standardError.write(Data("phosphor: \(message)\n".utf8))
+        let line = RomInspector.sanitizedDisplayText(message.trimmingCharacters(in: .whitespacesAndNewlines))
+        FileHandle.standardError.write(Data("phosphor: \(line)\n".utf8))
     }
 
     static func runHeadless(_ arguments: [String], paths: PhosphorPaths) throws -> Int32 {

@@ -16,7 +16,9 @@ enum RomCheck {
         let name = url.lastPathComponent
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw Failure(description: "\(name): no such file")
+            // Swift hands over arguments as repaired UTF-8: a name with other bytes can't be found.
+            let hint = name.contains("\u{FFFD}") ? " (a name that is not valid UTF-8 cannot be opened: rename the file)" : ""
+            throw Failure(description: "\(name): no such file\(hint)")
         }
         guard !isDirectory.boolValue else { throw Failure(description: "\(name): is a folder, not a ROM") }
         let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0

@@ -45,8 +45,10 @@ final class PlayPicture {
         let background = RGBColor(rawValue: content.skin.background.rgb)
         renderer.beginFrame(columns: columns, rows: rows, background: background)
         if let message = content.tooSmallMessage {
+            // The window is small by definition: one clause per line, cut to the width (text that
+            // doesn't fit is not drawn at all).
+            let lines = (message.components(separatedBy: ", ") + ["(the game is paused)"]).map { String($0.prefix(columns)) }
             let row = max(0, rows / 2 - 1)
-            let lines = [message, "(the game is paused)"]
             for (offset, line) in lines.enumerated() {
                 let column = max(0, (columns - line.count) / 2)
                 _ = renderer.put(text: line, column: column, row: row + offset, foreground: RGBColor(rawValue: 0xFFFFFF),

@@ -42,6 +42,8 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
     private var startedAt = ContinuousClock.now
     private var closed = false
     private var pausedForSize = false
+    /// The battery-save failure on screen (shown once per new failure).
+    private var shownSaveFailure: String?
     private(set) var menuOpen = false
     var dsLayout: DSScreenLayout
     var statusBarVisible: Bool
@@ -118,7 +120,7 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
         if let audioStatus { notices.append(audioStatus) }
         if let releaseNotice = input.notice { notices.append(releaseNotice) }
         if let first = notices.first { notify(first, seconds: 6) }
-        for extra in notices.dropFirst() { Log.warning(extra) }
+        for notice in notices { Log.warning(notice) }  // the screen shows only the first, briefly
         if launch.resume { loadState(.auto, quiet: true) }
     }
 
@@ -226,6 +228,10 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
             // The core changed its timing (SET_SYSTEM_AV_INFO): resample from the new rate.
             try? audio.setSourceRate(rate)
             thread.audioHighWater = audio.ringHighWater
+        }
+        if status.batterySaveFailure != shownSaveFailure {
+            shownSaveFailure = status.batterySaveFailure
+            if let failure = shownSaveFailure { notify(failure, seconds: 8) }
         }
         if let frame = thread.mailbox.takeLatest() {
             countShownFrame()

@@ -1,7 +1,8 @@
 import PhosphorKit
 
 /// Makes a game title safe as a file name on Linux (and on the FAT/exFAT cards people copy saves
-/// to): no `/`, NUL, control characters or `\:*?"<>|`, no leading dot, at most 180 UTF-8 bytes.
+/// to): no `/`, NUL, control characters, bidi overrides (a name that reads backwards in `ls`) or
+/// `\:*?"<>|`, no leading dot, at most 180 UTF-8 bytes.
 /// An ordinary name comes back unchanged. Any thread.
 public enum FileNameSanitizer {
     public static let maximumBytes = 180
@@ -10,7 +11,7 @@ public enum FileNameSanitizer {
         var result = ""
         for character in name {
             let isUnsafe = character.unicodeScalars.contains { scalar in
-                scalar.value < 0x20 || scalar.value == 0x7F || "/\\:*?\"<>|".unicodeScalars.contains(scalar)
+                RomInspector.isUnsafeForDisplay(scalar) || "/\\:*?\"<>|".unicodeScalars.contains(scalar)
             }
             result.append(isUnsafe ? "_" : character)
         }

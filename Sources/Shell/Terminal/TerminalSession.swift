@@ -118,6 +118,9 @@ final class TerminalSession {
     }
 
     private func putBackStandardStreams() {
+        // What cores printf'd is still in C stdio's buffer: it belongs in the log, not on the
+        // user's terminal after the game.
+        fflush(nil)
         _ = csystem_replace(savedStandardOutput, STDOUT_FILENO)
         _ = csystem_replace(savedStandardError, STDERR_FILENO)
     }

@@ -78,7 +78,12 @@ final class CursesWindow {
     func forceRepaint() { ccurses_repaint(window) }
 
     static func update() { ccurses_update() }
-    static func repaintEverything() { ccurses_repaint_all() }
+    /// Clears and repaints the terminal now. Not at the next update: raw pictures are written
+    /// between updates, and a clear pending until then would wipe them.
+    static func repaintEverything() {
+        ccurses_repaint_all()
+        ccurses_update()
+    }
 }
 
 extension CursesWindow {

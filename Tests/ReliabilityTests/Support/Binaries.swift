@@ -1,0 +1,201 @@
+import Foundation
+import XCTest
+
+/// Where the built executables and the repository's files are.
+enum Binaries {
+    /// The package root (this file is Tests/ReliabilityTests/Support/Binaries.swift).
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The folder of the test bundle: `swift build` puts every executable of the package there,
+    /// whatever `--scratch-path` was.
+    static let buildFolder: URL = {
+        let bundle = URL(fileURLWithPath: CommandLine.arguments.first(where: { $0.hasSuffix(".xctest") })
+            ?? Bundle.main.bundlePath)
+        return bundle.deletingLastPathComponent()
+    }()
+
+    /// `PHOSPHOR_BINARY` (set by `make test` to the release build), else the build beside the tests.
+    static let phosphor: URL = {
+        if let path = ProcessInfo.processInfo.environment["PHOSPHOR_BINARY"], !path.isEmpty {
+            return URL(fileURLWithPath: path)
+        }
+        let beside = buildFolder.appendingPathComponent("phosphor")
+        if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
+        return packageRoot.appendingPathComponent(".build/debug/phosphor")
+    }()
+
+    static func probe(_ name: String) -> URL {
+        let beside = buildFolder.appendingPathComponent(name)
+        if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
+        return phosphor.deletingLastPathComponent().appendingPathComponent(name)
+    }
+
+    static func rom(_ relativePath: String) -> URL {
+        packageRoot.appendingPathComponent("Roms").appendingPathComponent(relativePath)
+    }
+
+    static func fixture(_ relativePath: String) -> URL {
+        packageRoot.appendingPathComponent("Tests/Fixtures").appendingPathComponent(relativePath)
+    }
+}
+
+/// A fresh folder under /tmp, removed by `remove()`.
+struct ScratchFolder {
+    let url: URL
+
+    /// - Parameter base: where to make it (default: the temporary directory).
+    init(_ label: String, base: URL = FileManager.default.temporaryDirectory) throws {
+        url = base.appendingPathComponent("phosphor-rel-\(label)-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: url) }
+
+    func file(_ name: String) -> URL { url.appendingPathComponent(name) }
+
+    @discardableResult
+    func write(_ name: String, _ data: Data) throws -> URL {
+        let target = file(name)
+        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try data.write(to: target)
+        return target
+    }
+
+    func names(in relative: String = "") -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: url.appendingPathComponent(relative).path)) ?? []).sorted()
+    }
+}
+
+/// SplitMix64: a tiny deterministic generator so every randomised trial repeats exactly.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// A child process with piped output, for tests that kill it.
+final class ChildProcess {
+    let process = Process()
+    private let output = Pipe()
+    private let error = Pipe()
+
+    init(_ executable: URL, _ arguments: [String], environment extra: [String: String] = [:]) throws {
+        process.executableURL = executable
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        for (key, value) in extra { environment[key] = value }
+        process.environment = environment
+        process.standardOutput = output
+        process.standardError = error
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    var pid: Int32 { process.processIdentifier }
+
+    /// Reads standard output until `line` arrives (or the pipe closes). Returns whether it did.
+    func waitForLine(_ line: String) -> Bool {
+        var buffer = Data()
+        while true {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { return false }
+            buffer.append(chunk)
+            if String(decoding: buffer, as: UTF8.self).contains(line + "\n") { return true }
+        }
+    }
+
+    /// SIGKILL and reap.
+    func kill() {
+        Glibc.kill(pid, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// Waits and returns (status, stdout, stderr); status 128+N for a signal.
+    func finish() -> (status: Int32, output: String, error: String) {
+        nonisolated(unsafe) var errorData = Data()
+        let errorHandle = error.fileHandleForReading
+        let reader = Thread { errorData = errorHandle.readDataToEndOfFile() }
+        reader.start()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        while !reader.isFinished { Thread.sleep(forTimeInterval: 0.005) }
+        let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+        return (status, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
+    }
+}
+
+/// Runs a short command with posix_spawn and waitpid (not Foundation's Process: its exit
+/// monitoring can miss a client that forks a daemon, like `tmux new-session`). Returns its stdout.
+@discardableResult
+func runCommand(_ argv: [String], captureOutput: Bool = true) throws -> String {
+    var pipeEnds: [Int32] = [-1, -1]
+    guard pipe(&pipeEnds) == 0 else { throw NSError(domain: "runCommand", code: Int(errno)) }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    if captureOutput {
+        posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
+    } else {
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    }
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
+    posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
+    // A clean signal state: the test process may block or ignore signals (Foundation does),
+    // and a tmux server started from here would hand that on to the program under test.
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var noSignals = sigset_t()
+    sigemptyset(&noSignals)
+    var allSignals = sigset_t()
+    sigfillset(&allSignals)
+    posix_spawnattr_setsigmask(&attributes, &noSignals)
+    posix_spawnattr_setsigdefault(&attributes, &allSignals)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    let cArguments = argv.map { strdup($0) } + [nil]
+    defer { cArguments.forEach { free($0) } }
+    var pid: pid_t = 0
+    let spawned = posix_spawn(&pid, argv[0], &actions, &attributes, cArguments, environ)
+    close(pipeEnds[1])
+    defer { close(pipeEnds[0]) }
+    guard spawned == 0 else { throw NSError(domain: "runCommand \(argv[0])", code: Int(spawned)) }
+    var output: [UInt8] = []
+    if captureOutput {
+        // The output of every command used here is small; a daemon that inherited the pipe is
+        // never waited for because it is closed in the child before exec... except when it isn't:
+        // stop reading once the direct child has exited and no more bytes are ready.
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        var status: Int32 = 0
+        while true {
+            var entry = pollfd(fd: pipeEnds[0], events: Int16(POLLIN), revents: 0)
+            let ready = poll(&entry, 1, 100)
+            if ready > 0 {
+                let count = read(pipeEnds[0], &buffer, buffer.count)
+                if count > 0 { output += buffer.prefix(count); continue }
+                if count == 0 { break }
+            }
+            if waitpid(pid, &status, WNOHANG) == pid {
+                pid = 0
+                // Take what is already there, then stop.
+                while poll(&entry, 1, 0) > 0, case let count = read(pipeEnds[0], &buffer, buffer.count), count > 0 {
+                    output += buffer.prefix(count)
+                }
+                break
+            }
+        }
+    }
+    if pid != 0 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    }
+    return String(decoding: output, as: UTF8.self)
+}
