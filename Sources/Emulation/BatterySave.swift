@@ -94,7 +94,7 @@ final class BatterySave {
                 try AtomicFile.write(current, to: file)
                 failure.set(nil)
             } catch {
-                let message = "\(file.lastPathComponent): battery save not written: \(error)"
+                let message = "battery save: \(error)"
                 Log.error(message)
                 failure.set(message)
             }

@@ -9,7 +9,27 @@ import Glibc
 /// that temporary behind; the next write of the same file removes temporaries of its own name
 /// whose writer process is gone, so they never pile up (a live writer's file is left alone).
 public enum AtomicFile {
+    /// A failed save, named after the file the user knows (not the temporary one):
+    /// `game.srm not saved: No space left on device`.
+    public struct WriteError: Error, CustomStringConvertible {
+        public var file: String
+        public var underlying: Error
+        public var reason: String {
+            if let system = underlying as? SystemError { return String(cString: strerror(system.code)) }
+            return "\(underlying)"
+        }
+        public var description: String { "\(file) not saved: \(reason)" }
+    }
+
     public static func write(_ data: some DataProtocol, to url: URL) throws {
+        do {
+            try writeSteps(data, to: url)
+        } catch {
+            throw WriteError(file: url.lastPathComponent, underlying: error)
+        }
+    }
+
+    private static func writeSteps(_ data: some DataProtocol, to url: URL) throws {
         let folder = url.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         removeStaleTemporaries(of: url)

@@ -70,7 +70,7 @@ final class DiskFullTests: XCTestCase {
             let result = try ChildProcess(URL(fileURLWithPath: prefix[0]), Array(prefix.dropFirst()) + ["/bin/sh", "-c", script]).finish()
             XCTAssertTrue(result.output.contains("STATUS=0"), "\(label): the game ran to the end: \(result.output) \(result.error)")
             XCTAssertTrue(result.output.contains("frames=300"), "\(label): \(result.output)")
-            let complaint = result.output.split(separator: "\n").first { $0.contains("battery save not written") }
+            let complaint = result.output.split(separator: "\n").first { $0.contains("battery save: phosphor-test.srm not saved") }
             XCTAssertNotNil(complaint, "\(label): the failure is reported: \(result.output)")
             XCTAssertTrue(complaint?.contains("phosphor-test.srm") == true && complaint?.contains(reason) == true,
                           "\(label): names the file and the reason: \(complaint ?? "")")
@@ -133,7 +133,7 @@ final class DiskFullTests: XCTestCase {
         let pane = try TmuxPane(command: (prefix + ["/bin/sh", "-c", script]).map(TmuxPane.quote).joined(separator: " "))
         self.pane = pane
         try pane.waitFor(text: "fps")
-        let screen = try pane.waitFor("the battery save failure on screen", timeout: 15) { $0.contains("battery save not written") }
+        let screen = try pane.waitFor("the battery save failure on screen", timeout: 15) { $0.contains("battery save: phosphor-test.srm not saved") }
         XCTAssertTrue(screen.contains("No spac"), "says why: \(screen)")
         XCTAssertTrue(screen.contains("▀"), "the game picture is still there:\n\(screen)")
         Thread.sleep(forTimeInterval: 1)

@@ -148,8 +148,13 @@ final class PlayPicture {
         let background = RGBColor(rawValue: 0x202830)
         let foreground = RGBColor(rawValue: 0xD0D8E0)
         renderer.fill(Render.CellRect(column: bar.x, row: bar.y, columns: bar.columns, rows: bar.rows), with: background)
-        // The status always shows; a notice gets what is left on the right, cut with "…".
-        let status = " " + String(content.status.prefix(max(0, bar.columns - 1)))
+        // The status always shows; a notice gets what is left on the right. A long notice (an
+        // error) gets more room: the status shrinks to the system and fps, then the notice is cut.
+        var statusText = content.status
+        if statusText.count + content.statusRight.count + 4 > bar.columns {
+            statusText = statusText.components(separatedBy: " · ").prefix(2).joined(separator: " · ")
+        }
+        let status = " " + String(statusText.prefix(max(0, bar.columns - 1)))
         let used = renderer.put(text: status, column: bar.x, row: bar.y, foreground: foreground, background: background)
         let room = bar.columns - used - 3
         guard room > 0, !content.statusRight.isEmpty else { return }
