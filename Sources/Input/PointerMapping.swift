@@ -1,21 +1,4 @@
-/// A rectangle of terminal cells (zero-based), e.g. where the DS touch screen is drawn.
-public struct CellRect: Sendable, Hashable {
-    public var column: Int
-    public var row: Int
-    public var columns: Int
-    public var rows: Int
-
-    public init(column: Int, row: Int, columns: Int, rows: Int) {
-        self.column = column
-        self.row = row
-        self.columns = columns
-        self.rows = rows
-    }
-
-    public func contains(column: Int, row: Int) -> Bool {
-        column >= self.column && column < self.column + columns && row >= self.row && row < self.row + rows
-    }
-}
+import PhosphorKit
 
 /// Mouse cells to libretro pointer coordinates, which span -0x7fff (left/top edge) to 0x7fff
 /// (right/bottom edge) of the touch screen. The mouse only reports cells, so a click maps to the
@@ -23,12 +6,12 @@ public struct CellRect: Sendable, Hashable {
 public enum PointerMapping {
     /// The pointer position for a mouse cell, or nil when the cell is outside `touchScreen`.
     /// With `clamped`, a cell outside maps to the nearest edge (a drag that left the screen).
-    public static func pointer(column: Int, row: Int, touchScreen: CellRect,
+    public static func pointer(column: Int, row: Int, touchScreen: CellBox,
                                clamped: Bool = false) -> (x: Int16, y: Int16)? {
         guard touchScreen.columns > 0, touchScreen.rows > 0 else { return nil }
         if !clamped, !touchScreen.contains(column: column, row: row) { return nil }
-        let localColumn = min(max(column - touchScreen.column, 0), touchScreen.columns - 1)
-        let localRow = min(max(row - touchScreen.row, 0), touchScreen.rows - 1)
+        let localColumn = min(max(column - touchScreen.x, 0), touchScreen.columns - 1)
+        let localRow = min(max(row - touchScreen.y, 0), touchScreen.rows - 1)
         return (axis(localColumn, of: touchScreen.columns), axis(localRow, of: touchScreen.rows))
     }
 

@@ -310,8 +310,7 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
         guard system == .nds else { return }
         // The touch screen is the one whose source is the bottom half of the DS frame.
         if let bottom = layout.screens.first(where: { ($0.source?.y ?? 0) > 0 }) {
-            input.touchScreen = Input.CellRect(column: bottom.cells.x, row: bottom.cells.y,
-                                               columns: bottom.cells.columns, rows: bottom.cells.rows)
+            input.touchScreen = bottom.cells
         } else {
             input.touchScreen = nil
         }
