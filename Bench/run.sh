@@ -119,6 +119,8 @@ if [ -x "$AUDIO_BENCH" ]; then
 else
     say "Not available: $AUDIO_BENCH is not in this checkout."
 fi
+say "" "### The test cartridges playing through ALSA (\`Bench/audio/cartridges.sh\`, ${CARTRIDGE_AUDIO_SECONDS:-60} s each)" ""
+section_run audio-cartridges Bench/audio/cartridges.sh "$BIN" "${CARTRIDGE_AUDIO_SECONDS:-60}"
 say ""
 
 # ---- 4: peer run against gambaterm ------------------------------------------------
