@@ -16,6 +16,9 @@ public final class GamepadManager {
     public let directory: URL
     public var overrides: [String: GamepadMapping]
     public var rescanInterval: Duration
+    /// The last pad button pressed (device name and evdev code), for the key-map editor's
+    /// "press the new button". Cleared by `takeLastButtonPress()`.
+    public private(set) var lastButtonPress: (pad: String, code: UInt16)?
 
     private var pads: [Pad] = []
     /// Paths probed and found not to be gamepads (re-probed when they disappear and come back).
@@ -63,6 +66,22 @@ public final class GamepadManager {
 
     /// One mask per connected pad, for `PlayerInput.gamepadButtons`.
     public var masks: [ButtonMask] { pads.map(\.state.buttons) }
+
+    /// Returns and forgets the last button press.
+    public func takeLastButtonPress() -> (pad: String, code: UInt16)? {
+        defer { lastButtonPress = nil }
+        return lastButtonPress
+    }
+
+    /// Makes `button` come from `code` on the pad named `name` (its other codes for that button
+    /// are dropped), for connected pads at once and for pads plugged in later.
+    public func bind(code: UInt16, to button: JoypadButton, onPad name: String) {
+        var mapping = overrides[name] ?? .standard
+        mapping.buttons = mapping.buttons.filter { $0.value != button }
+        mapping.buttons[code] = button
+        overrides[name] = mapping
+        for index in pads.indices where pads[index].info.name == name { pads[index].state.mapping = mapping }
+    }
 
     public func closeAll() {
         for pad in pads { _ = cevdev_close(pad.descriptor) }
@@ -143,6 +162,7 @@ public final class GamepadManager {
                     pad.state.resynchronize(pressed: currentKeys(pad.descriptor), axisValues: axisValues)
                     continue
                 }
+                if raw.type == GamepadEvent.keyType, raw.value == 1 { lastButtonPress = (pad.info.name, raw.code) }
                 pad.state.apply(GamepadEvent(type: raw.type, code: raw.code, value: raw.value))
             }
             if count < 64 { return true }

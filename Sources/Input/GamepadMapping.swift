@@ -83,6 +83,22 @@ public struct GamepadMapping: Sendable, Equatable {
         return result
     }
 
+    /// The `gamepads.json` text for `overrides` (each pad's buttons by RetroPad name; evdev
+    /// buttons by name where they have one, else as `0x…`). `overrides(fromFileText:)` reads it back.
+    public static func fileText(for overrides: [String: GamepadMapping]) throws -> String {
+        var pads: [String: [String: String]] = [:]
+        for (pad, mapping) in overrides {
+            var entries: [String: String] = [:]
+            for (code, button) in mapping.buttons {
+                entries[button.name] = codeNames.first { $0.code == code }?.name ?? "0x" + String(code, radix: 16)
+            }
+            pads[pad] = entries
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return String(decoding: try encoder.encode(pads), as: UTF8.self) + "\n"
+    }
+
     /// Loads `gamepads.json`; a missing file gives no overrides, a bad one a one-line problem.
     public static func loadOverrides(from file: URL) -> (overrides: [String: GamepadMapping], problem: String?) {
         guard FileManager.default.fileExists(atPath: file.path) else { return ([:], nil) }

@@ -31,6 +31,8 @@ public struct PhosphorPaths: Sendable {
     public var configFile: URL { config.appendingPathComponent("config.json") }
     /// keymaps/<system>.json and keymaps/<system>/<game>.json.
     public var keyMaps: URL { config.appendingPathComponent("keymaps") }
+    /// gamepads.json: per-pad button mappings, keyed by the device's name.
+    public var gamepadMappings: URL { config.appendingPathComponent("gamepads.json") }
     /// core-options/<core>.json: persisted core option values.
     public var coreOptions: URL { config.appendingPathComponent("core-options") }
     /// Battery saves (`<game>.srm`).

@@ -182,6 +182,8 @@ final class PhosphorApp {
                 quitRequested = true
             case .notify(let message):
                 (screens.last as? NotifiableScreen)?.notify(message)
+            case .redraw:
+                break  // any action sets needsDraw below
             }
         }
         if !actions.isEmpty { needsDraw = true }

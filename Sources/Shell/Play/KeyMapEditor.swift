@@ -36,7 +36,12 @@ final class KeyMapEditor: ListMenu {
             if capturing == target { value = "press a key…" }
             return MenuItem(label: label, value: value, activate: { [unowned self] in
                 capturing = target
-                message = "press the new key for \(label) (Esc cancels)"
+                _ = play.gamepads.takeLastButtonPress()  // only presses from now on count
+                if case .button = target {
+                    message = "press the new key or pad button for \(label) (Esc cancels)"
+                } else {
+                    message = "press the new key for \(label) (Esc cancels)"
+                }
             })
         }
     }
@@ -55,6 +60,26 @@ final class KeyMapEditor: ListMenu {
         }
         reload()
         return .consumed
+    }
+
+    /// While waiting for a player's button, a pad button press binds it on that pad (saved to
+    /// gamepads.json). The game is paused, so the editor polls the pads itself.
+    func tick(now: ContinuousClock.Instant, context: DrawContext, actions: inout [AppAction]) -> Duration? {
+        guard case .button(_, let button)? = capturing else { return nil }
+        play.gamepads.poll(now: now)
+        guard let press = play.gamepads.takeLastButtonPress() else { return .milliseconds(30) }
+        capturing = nil
+        play.gamepads.bind(code: press.code, to: button, onPad: press.pad)
+        do {
+            let text = try GamepadMapping.fileText(for: play.gamepads.overrides)
+            try AtomicFile.write(Array(text.utf8), to: play.services.paths.gamepadMappings)
+            message = "\(play.system.label(for: button)) is now pad button \(press.code) on \(RomInspector.sanitizedDisplayText(press.pad))"
+        } catch {
+            message = "pad mapping not saved: \(error)"
+        }
+        reload()
+        actions.append(.redraw)
+        return nil
     }
 
     override func handleOther(_ key: Key, modifiers: KeyModifiers) -> Bool {

@@ -19,8 +19,8 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
     private(set) var audio: AudioOutput?
     private(set) var audioStatus: String?
     let input: PlayerInput
-    /// Local gamepads (Linux evdev): one per player, hot-plugged.
-    let gamepads = GamepadManager()
+    /// Local gamepads (Linux evdev): one per player, hot-plugged, mapped per pad by gamepads.json.
+    let gamepads: GamepadManager
     let picture: PlayPicture
     private(set) var skin: Skin
     let states: StateStore
@@ -116,7 +116,10 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
                             game: GameIdentity(key: gameKey, system: system, romSize: Self.fileSize(launch.rom),
                                                coreName: core.name, coreVersion: version))
 
+        let padMappings = GamepadMapping.loadOverrides(from: services.paths.gamepadMappings)
+        gamepads = GamepadManager(overrides: padMappings.overrides)
         var notices = loaded.problems.map(\.description) + skinResult.errors.map(\.description)
+        if let problem = padMappings.problem { notices.append(problem) }
         if let audioStatus { notices.append(audioStatus) }
         if let releaseNotice = input.notice { notices.append(releaseNotice) }
         if let first = notices.first { notify(first, seconds: 6) }

@@ -22,6 +22,8 @@ enum AppAction {
     case quit
     /// Show a one-line message in the current screen's status area.
     case notify(String)
+    /// Something changed outside an event (a tick): draw again.
+    case redraw
 }
 
 /// Everything needed to start a game.
