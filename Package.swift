@@ -43,7 +43,7 @@ let package = Package(
         // Benchmarks (`make bench`): Render against chafa, and the audio output's underruns.
         .executableTarget(name: "phosphor-bench", dependencies: ["Render"]),
         .executableTarget(name: "AudioBench", dependencies: ["Audio", "PhosphorKit"], path: "Bench/audio",
-                          exclude: ["run.sh"]),
+                          exclude: ["run.sh", "cartridges.sh"]),
 
         // MARK: Tests.
         .testTarget(name: "PhosphorKitTests", dependencies: ["PhosphorKit"]),

@@ -33,10 +33,10 @@ final class CoreDiscoveryTests: XCTestCase {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         // A user core shadows the Debian one of the same name; an unknown one gets no system.
-        FileManager.default.createFile(atPath: folder.appendingPathComponent("gambatte_libretro.so").path, contents: Data())
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder.appendingPathComponent("gambatte_libretro.so").path, contents: Data()))
         try "display_name = \"My Gambatte\"\ndatabase = \"Nintendo - Game Boy\"\n"
             .write(to: folder.appendingPathComponent("gambatte_libretro.info"), atomically: true, encoding: .utf8)
-        FileManager.default.createFile(atPath: folder.appendingPathComponent("mystery_libretro.so").path, contents: Data())
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder.appendingPathComponent("mystery_libretro.so").path, contents: Data()))
         let catalog = CoreCatalog.discover(environment: ["PHOSPHOR_CORE_PATH": folder.path, "HOME": "/nonexistent"])
         let gambatte = try XCTUnwrap(catalog.cores.first { $0.name == "gambatte" })
         XCTAssertEqual(gambatte.path.deletingLastPathComponent().path, folder.path)
