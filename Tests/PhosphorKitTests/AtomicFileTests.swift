@@ -56,3 +56,17 @@ final class AtomicFileTests: XCTestCase {
         XCTAssertEqual(frame.fnv1aHash(), hasher.value)
     }
 }
+
+final class VideoFrameComparisonTests: XCTestCase {
+    func testSamePictureComparesEveryByte() {
+        let pixels = (0..<(13 * 7 * 2)).map { UInt8(truncatingIfNeeded: $0 * 31) }
+        let frame = VideoFrame(width: 13, height: 7, format: .rgb565, pixels: pixels, sequence: 1)
+        XCTAssertTrue(frame.hasSamePicture(as: VideoFrame(width: 13, height: 7, format: .rgb565, pixels: pixels, sequence: 9)))
+        for index in [0, 7, 8, 100, pixels.count - 1] {  // inside a word, at word edges, in the tail
+            var changed = pixels
+            changed[index] ^= 1
+            XCTAssertFalse(frame.hasSamePicture(as: VideoFrame(width: 13, height: 7, format: .rgb565, pixels: changed, sequence: 1)))
+        }
+        XCTAssertFalse(frame.hasSamePicture(as: VideoFrame(width: 7, height: 13, format: .rgb565, pixels: pixels, sequence: 1)))
+    }
+}

@@ -239,7 +239,7 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
         if let frame = thread.mailbox.takeLatest() {
             countShownFrame()
             // Most games repeat identical frames often; drawing them again would only cost CPU.
-            if frame.width != lastFrame?.width || frame.height != lastFrame?.height || frame.pixels != lastFrame?.pixels {
+            if !(lastFrame.map(frame.hasSamePicture) ?? false) {
                 needsRender = true
             }
             lastFrame = frame
