@@ -99,6 +99,19 @@ final class HeadlessRunTests: XCTestCase {
         XCTAssertGreaterThan(bytes.count, 100)
     }
 
+    func testPerSystemCorePreferenceFromTheConfig() throws {
+        let gambatte = try headless(gbc, frames: 30).fields["hash"]
+        let config = phosphor.home.appendingPathComponent("config/config.json")
+        try FileManager.default.createDirectory(at: config.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(#"{"cores": {"gbc": "mgba"}}"#.utf8).write(to: config)
+        let mgba = try headless(gbc, frames: 30).fields["hash"]
+        XCTAssertNotEqual(gambatte, mgba, "another core draws the same cartridge differently")
+        let log = try String(contentsOf: phosphor.home.appendingPathComponent("data/phosphor.log"), encoding: .utf8)
+        XCTAssertTrue(log.contains("mgba"), "the log names the chosen core")
+        let explicit = try headless(gbc, frames: 30, ["--core", "/usr/lib/x86_64-linux-gnu/libretro/gambatte_libretro.so"])
+        XCTAssertEqual(explicit.fields["hash"], gambatte, "--core overrides the config")
+    }
+
     // MARK: Bad input: one line on stderr, non-zero exit, no crash.
 
     private func assertOneLineError(_ arguments: [String], mentions text: String,
