@@ -78,6 +78,14 @@ final class BadFilesTests: XCTestCase {
         }
     }
 
+    /// A core that asks for OpenGL when it loads is refused with one line saying why.
+    func testHardwareRenderedCoreIsRefusedClearly() throws {
+        let core = try CrashCore.build(into: home)
+        let result = try ChildProcess(Binaries.phosphor, ["run", "--headless", "--frames", "10", "--core", core.path, gbc.path],
+                                      environment: ["PHOSPHOR_HOME": home.url.path, "CRASHCORE_HW_RENDER": "1"]).finish()
+        assertOneLineError(result, mentions: ["OpenGL/Vulkan", "software-rendered"], "hardware-rendered core")
+    }
+
     func testBadStatesViaStateInAreRefusedWithOneLine() throws {
         let nesState = home.file("nes.state")
         XCTAssertEqual(try phosphor(["run", "--headless", "--frames", "20", "--state-out", nesState.path, "--state-at", "10", nes.path]).status, 0)
