@@ -53,8 +53,10 @@ let package = Package(
         .testTarget(name: "InputTests", dependencies: ["Input", "PhosphorKit"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "PhosphorKit"]),
         .testTarget(name: "ShellTests", dependencies: ["Shell", "PhosphorKit"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["PhosphorKit"], exclude: ["Support/kitty_pty.py"]),
-        .testTarget(name: "ReliabilityTests", dependencies: ["Shell", "Emulation", "Input", "PhosphorKit"]),
+        // What the end-to-end and reliability tests share (a posix_spawn command runner).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "EndToEndTests", dependencies: ["PhosphorKit", "TestSupport"], exclude: ["Support/kitty_pty.py"]),
+        .testTarget(name: "ReliabilityTests", dependencies: ["Shell", "Emulation", "Input", "PhosphorKit", "TestSupport"]),
         // Writes a file with AtomicFile.write in a loop so ReliabilityTests can SIGKILL it mid-write.
         .executableTarget(name: "AtomicWriteProbe", dependencies: ["PhosphorKit"], path: "Tests/Probes/AtomicWriteProbe"),
     ],

@@ -1,5 +1,5 @@
 import Foundation
-import Glibc
+import TestSupport
 import XCTest
 
 /// Runs the real `phosphor` in a real terminal (a detached tmux session with its own server
@@ -37,41 +37,10 @@ final class TmuxSession {
 
     static func quote(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
 
-    /// Runs one tmux client command and returns what it printed. Uses posix_spawn and waitpid
-    /// directly: Foundation's Process never noticed the exit of a client that forked the server.
+    /// Runs one tmux client command on this session's server and returns what it printed.
     @discardableResult
     func tmux(_ arguments: [String], readOutput: Bool = true) throws -> String {
-        let argv = ["/usr/bin/tmux", "-L", socket, "-f", "/dev/null"] + arguments
-        var pipe: [Int32] = [0, 0]
-        guard Glibc.pipe(&pipe) == 0 else { throw POSIXError(.EIO) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        if readOutput {
-            posix_spawn_file_actions_adddup2(&actions, pipe[1], 1)
-        } else {
-            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        }
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addclose(&actions, pipe[0])
-        posix_spawn_file_actions_addclose(&actions, pipe[1])
-        var cArguments = argv.map { strdup($0) } + [nil]
-        defer { for pointer in cArguments { free(pointer) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, argv[0], &actions, nil, &cArguments, environ)
-        close(pipe[1])
-        defer { close(pipe[0]) }
-        guard spawned == 0 else { throw POSIXError(.ENOENT) }
-        var output = [UInt8]()
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while readOutput {
-            let count = read(pipe[0], &buffer, buffer.count)
-            if count > 0 { output += buffer.prefix(count) } else if count == 0 || errno != EINTR { break }
-        }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        return String(decoding: output, as: UTF8.self)
+        try runCommand(["/usr/bin/tmux", "-L", socket, "-f", "/dev/null"] + arguments, captureOutput: readOutput)
     }
 
     /// Keys in tmux's names (`Escape`, `Enter`, `Up`, `C-c`, or literal text with `literal: true`).

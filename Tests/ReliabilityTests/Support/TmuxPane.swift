@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// A real terminal for the tests: a detached tmux server of its own running one shell command in
