@@ -53,7 +53,7 @@ final class AudioThreadLoop: @unchecked Sendable {
         var lastSpeed = 1.0
         while !controls.stopRequested.load(ordering: .relaxed) {
             let elapsed = ContinuousClock.now - origin
-            let now = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+            let now = elapsed.inSeconds
 
             let speed = Double(bitPattern: controls.speed.load(ordering: .relaxed))
             if speed != lastSpeed {

@@ -212,7 +212,7 @@ public final class CoreThread: @unchecked Sendable {
             var measured: Double?
             var saveFailure: String??
             if elapsed >= .seconds(1) {
-                measured = Double(fpsWindow.frames) / elapsed.seconds
+                measured = Double(fpsWindow.frames) / elapsed.inSeconds
                 fpsWindow = (now, 0)
                 saveFailure = .some(host.batterySaveFailure)
             }
@@ -260,14 +260,6 @@ struct FramePacer {
             deadline = now
             return
         }
-        if deadline > now { Thread.sleep(forTimeInterval: (deadline - now).seconds) }
-    }
-}
-
-extension Duration {
-    /// The duration in seconds as a Double.
-    var seconds: Double {
-        let parts = components
-        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+        if deadline > now { Thread.sleep(forTimeInterval: (deadline - now).inSeconds) }
     }
 }

@@ -11,7 +11,6 @@ public enum EmulationError: Error, CustomStringConvertible, Equatable {
     case gameRejected(core: String, file: String)
     case stateRejected(reason: String)
     case stateUnsupported(core: String)
-    case wrongThread(function: String)
 
     public var description: String {
         switch self {
@@ -24,7 +23,6 @@ public enum EmulationError: Error, CustomStringConvertible, Equatable {
         case let .gameRejected(core, file): "\(core) refused to load \(file) (corrupt or not a ROM for this core)"
         case let .stateRejected(reason): "save state refused: \(reason)"
         case let .stateUnsupported(core): "\(core) does not support save states"
-        case let .wrongThread(function): "\(function) called off the core thread"
         }
     }
 }

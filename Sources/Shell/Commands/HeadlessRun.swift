@@ -81,9 +81,8 @@ struct HeadlessRun {
         if let screenshot {
             try AtomicFile.write(try PNGImage(frame).encoded(), to: screenshot)
         }
-        let components = elapsed.components
         return Result(frames: status.frameCount,
-                      seconds: Double(components.seconds) + Double(components.attoseconds) / 1e18,
+                      seconds: elapsed.inSeconds,
                       coreFPS: status.avInfo?.framesPerSecond ?? 60,
                       hash: String(format: "%016llx", frame.fnv1aHash()),
                       audioFrames: status.audioFrames)

@@ -295,7 +295,7 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
         displayCount += 1
         let now = ContinuousClock.now
         if now - displayWindowStart >= .seconds(1) {
-            displayedFPS = Double(displayCount) / (now - displayWindowStart).secondsValue
+            displayedFPS = Double(displayCount) / (now - displayWindowStart).inSeconds
             displayCount = 0
             displayWindowStart = now
         }

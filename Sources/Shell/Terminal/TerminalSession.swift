@@ -207,11 +207,6 @@ final class TerminalSession {
 }
 
 extension Duration {
-    var secondsValue: Double {
-        let parts = components
-        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
-    }
-
     var milliseconds: Int64 {
         let parts = components
         return parts.seconds * 1000 + parts.attoseconds / 1_000_000_000_000_000
