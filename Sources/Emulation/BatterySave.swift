@@ -85,7 +85,9 @@ final class BatterySave {
 
     private func writeIfChanged(synchronously: Bool) {
         let current = snapshot()
-        guard current != lastWritten else { return }
+        // While the last write failed (a full disk), try again even if the RAM did not change:
+        // otherwise the newest save would only reach the disk after the game wrote to it again.
+        guard current != lastWritten || writeFailure.value != nil else { return }
         lastWritten = current
         let file = self.file
         let failure = writeFailure

@@ -16,7 +16,7 @@ public enum AtomicFile {
         public var underlying: Error
         public var reason: String {
             if let system = underlying as? SystemError { return String(cString: strerror(system.code)) }
-            return "\(underlying)"
+            return (underlying as NSError).localizedDescription  // not the whole NSError dump
         }
         public var description: String { "\(file) not saved: \(reason)" }
     }
