@@ -71,3 +71,17 @@ public func runCommand(_ argv: [String], captureOutput: Bool = true) throws -> S
     }
     return String(decoding: output, as: UTF8.self)
 }
+
+/// Reads something (a screen capture) every `interval` until `predicate` holds or `timeout`
+/// passes. Returns whether it held, and the last value read.
+public func poll(timeout: TimeInterval, interval: TimeInterval = 0.1, read: () throws -> String,
+                 until predicate: (String) -> Bool) rethrows -> (matched: Bool, last: String) {
+    let deadline = Date().addingTimeInterval(timeout)
+    var last = ""
+    while Date() < deadline {
+        last = try read()
+        if predicate(last) { return (true, last) }
+        Thread.sleep(forTimeInterval: interval)
+    }
+    return (false, last)
+}

@@ -59,15 +59,9 @@ final class TmuxPane {
     @discardableResult
     func waitFor(_ description: String, timeout: TimeInterval = 10, escapes: Bool = false,
                  file: StaticString = #filePath, line: UInt = #line, _ predicate: (String) -> Bool) throws -> String {
-        let deadline = Date().addingTimeInterval(timeout)
-        var screen = ""
-        while Date() < deadline {
-            screen = try capture(escapes: escapes)
-            if predicate(screen) { return screen }
-            Thread.sleep(forTimeInterval: 0.1)
-        }
-        XCTFail("timed out waiting for \(description); screen:\n\(screen)", file: file, line: line)
-        return screen
+        let result = try poll(timeout: timeout, read: { try capture(escapes: escapes) }, until: predicate)
+        if !result.matched { XCTFail("timed out waiting for \(description); screen:\n\(result.last)", file: file, line: line) }
+        return result.last
     }
 
     @discardableResult
