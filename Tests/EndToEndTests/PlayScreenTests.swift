@@ -84,6 +84,8 @@ final class PlayScreenTests: XCTestCase {
         try session.waitFor("the menu to close") { !$0.contains("Paused") }
         try session.send("F9")  // reset: the cartridge boots again and counts 2
         try session.waitFor(text: "reset")
+        // The cartridge needs a few frames to boot and redraw: wait for the change, then settle.
+        try waitForPicture(session, "the boot counter to go up after the reset", equal: false, to: bootOne)
         let bootTwo = try settledPicture(session)
         XCTAssertNotEqual(bootTwo, bootOne, "the boot counter went up after the reset")
         try session.send("Escape")
