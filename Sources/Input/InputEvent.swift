@@ -77,4 +77,7 @@ public enum InputEvent: Sendable, Hashable {
     case keyboardFlags(Int)
     /// Primary device attributes reply `CSI ? p1;p2;... c` to `CSI c`.
     case deviceAttributes([Int])
+    /// DECRPM, the reply `CSI ? mode ; setting $ y` to the mode query `CSI ? mode $ p`:
+    /// setting 0 = unknown mode, 1 = set, 2 = reset, 3 = permanently set, 4 = permanently reset.
+    case modeReport(mode: Int, setting: Int)
 }

@@ -31,9 +31,21 @@ extension KeyDecoder {
             if index + length + 3 <= bytes.count { return .consumed(nil, length: length + 3) }
             return atDeadline ? .consumed(nil, length: bytes.count - index) : .incomplete
         }
-        if hasIntermediates { return .consumed(nil, length: length) }
+        if hasIntermediates {
+            let intermediates = Array(bytes[parameterEnd..<position])
+            return .consumed(modeReport(parameters: parameters, intermediates: intermediates, final: final), length: length)
+        }
         if parameters == Array("200".utf8), final == UInt8(ascii: "~") { return .pasteStart(length: length) }
         return .consumed(interpret(parameters: parameters, final: Unicode.Scalar(final)), length: length)
+    }
+
+    /// `CSI ? mode ; setting $ y` (DECRPM); any other sequence with intermediates is skipped.
+    static func modeReport(parameters: [UInt8], intermediates: [UInt8], final: UInt8) -> InputEvent? {
+        guard final == UInt8(ascii: "y"), intermediates == [UInt8(ascii: "$")],
+              parameters.first == UInt8(ascii: "?") else { return nil }
+        let values = fields(parameters.dropFirst())
+        guard values.count == 2, let mode = values[0].first ?? nil, let setting = values[1].first ?? nil else { return nil }
+        return .modeReport(mode: mode, setting: setting)
     }
 
     /// `1;5:3` as `[[1], [5, 3]]`; empty fields and sub-fields are nil.

@@ -51,7 +51,7 @@ public final class PlayerInput {
             holdModel.releaseAll()
             pointer.pressed = false
             return []
-        case .focus(true), .paste, .keyboardFlags, .deviceAttributes:
+        case .focus(true), .paste, .keyboardFlags, .deviceAttributes, .modeReport:
             return []
         }
     }

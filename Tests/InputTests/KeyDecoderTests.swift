@@ -88,6 +88,16 @@ final class KeyDecoderTests: XCTestCase {
         XCTAssertEqual(decode("\u{1B}[?1;2c"), [.deviceAttributes([1, 2])])
         // DA2 and other private replies are skipped, not mistaken for keys.
         XCTAssertEqual(decode("\u{1B}[>1;4000;0cq"), [press(.character("q"))])
+        // DECRPM, the answer to the synchronized-output query, comes before DA1.
+        XCTAssertEqual(decode("\u{1B}[?2026;2$y\u{1B}[?62;c"), [.modeReport(mode: 2026, setting: 2), .deviceAttributes([62, 0])])
+        XCTAssertEqual(decode("\u{1B}[?2026;0$y"), [.modeReport(mode: 2026, setting: 0)])
+        // ANSI-mode DECRPM, incomplete reports and other intermediates are skipped whole.
+        XCTAssertEqual(decode("\u{1B}[4;2$yq\u{1B}[?2026$yq\u{1B}[?2026;1 yq"), Array(repeating: press(.character("q")), count: 3))
+    }
+
+    func testSynchronizedOutputIsUsedOnlyWhenTheTerminalKnowsTheMode() {
+        XCTAssertEqual((0...4).map(SynchronizedOutput.isSupported(setting:)), [false, true, true, true, false])
+        XCTAssertEqual(SynchronizedOutput.query, Array("\u{1B}[?2026$p".utf8))
     }
 
     func testSGRMouse() {

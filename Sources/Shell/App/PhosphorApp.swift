@@ -33,7 +33,8 @@ final class PhosphorApp {
     /// terminal's keyboard protocol is known. Returns the exit code.
     func run(_ makeFirstScreen: (PhosphorApp) throws -> Screen) -> Int32 {
         defer { terminal.restore() }
-        terminal.write(negotiation.start())
+        // The synchronized-output query goes first: its reply, if any, comes before DA1's.
+        terminal.write(SynchronizedOutput.query + negotiation.start())
         negotiationDeadline = .now + .milliseconds(400)
         waitForNegotiation()
         do {
@@ -83,6 +84,12 @@ final class PhosphorApp {
 
     private func route(_ event: InputEvent, now: ContinuousClock.Instant) {
         switch event {
+        case .modeReport(let mode, let setting):
+            if mode == SynchronizedOutput.mode {
+                terminal.setSynchronizedOutput(SynchronizedOutput.isSupported(setting: setting))
+                Log.info("synchronized output: \(terminal.synchronizedOutput ? "yes" : "no") (DECRPM \(setting))")
+            }
+            return
         case .keyboardFlags, .deviceAttributes:
             let wasPushed = isPushed
             let reply = negotiation.handle(event)

@@ -9,8 +9,9 @@ final class PlayPicture {
     var integerScale: Bool
     private var lastSize = (columns: 0, rows: 0)
 
-    init(colorMode: ColorMode, integerScale: Bool) {
-        renderer = FrameRenderer(colorMode: colorMode, synchronizedOutput: true)
+    /// - Parameter synchronizedOutput: wrap frames in mode 2026 (only where the terminal said it knows it).
+    init(colorMode: ColorMode, integerScale: Bool, synchronizedOutput: Bool) {
+        renderer = FrameRenderer(colorMode: colorMode, synchronizedOutput: synchronizedOutput)
         self.integerScale = integerScale
     }
 

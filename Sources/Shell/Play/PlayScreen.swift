@@ -104,7 +104,8 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
                                                repeatGap: .milliseconds(config.hold.repeatGapMilliseconds)))
         let colorMode = (try? services.overrides.colorMode.map(ColorMode.init(argument:)))
             ?? config.video.colorMode.renderMode ?? ColorMode.detect(environment: ProcessInfo.processInfo.environment)
-        picture = PlayPicture(colorMode: colorMode, integerScale: config.video.integerScale)
+        picture = PlayPicture(colorMode: colorMode, integerScale: config.video.integerScale,
+                              synchronizedOutput: terminal.synchronizedOutput)
         let skinResult = services.skins.skin(for: system)
         skin = skinResult.skin
         dsLayout = config.dsLayout

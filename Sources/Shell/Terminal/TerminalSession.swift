@@ -2,6 +2,7 @@ import CCurses
 import CSystem
 import Foundation
 import Glibc
+import Input
 import PhosphorKit
 
 /// The terminal, owned for an interactive run: raw mode, the alternate screen (via ncurses),
@@ -33,6 +34,9 @@ final class TerminalSession {
     private(set) var isOpen = false
     /// The kitty keyboard protocol flags are pushed (and must be popped).
     private(set) var keyboardFlagsPushed = false
+    /// The terminal answered the DECRQM query for mode 2026: frames may be wrapped in
+    /// synchronized output (and every exit path ends it, in case a frame was cut short).
+    private(set) var synchronizedOutput = false
     private var modes: [UInt8] = []
 
     /// Checks the terminal before touching it: a real tty, not `dumb`, a UTF-8 locale.
@@ -73,8 +77,7 @@ final class TerminalSession {
             throw Failure(description: "ncurses cannot drive TERM=\(ProcessInfo.processInfo.environment["TERM"] ?? "")")
         }
         try systemCall("tcsetattr(raw)") { csystem_enter_raw_mode(input) }
-        // SGR mouse (clicks and drags), bracketed paste, focus events.
-        write(Array("\u{1B}[?1000h\u{1B}[?1002h\u{1B}[?1006h\u{1B}[?2004h\u{1B}[?1004h".utf8))
+        write(Self.modesOn)
         isOpen = true
         updateRestoreSequence()
         try systemCall("sigaction") { csystem_install_signal_handlers(signalPipe.write) }
@@ -82,9 +85,19 @@ final class TerminalSession {
 
     /// What gives the terminal back, in the order it must happen.
     var restoreSequence: [UInt8] {
+        modesOff + Array("\u{1B}[?25h\u{1B}[?1049l".utf8)
+    }
+
+    /// SGR mouse (clicks and drags), bracketed paste, focus events.
+    private static let modesOn = Array("\u{1B}[?1000h\u{1B}[?1002h\u{1B}[?1006h\u{1B}[?2004h\u{1B}[?1004h".utf8)
+
+    /// Pops the keyboard flags, ends synchronized output (only where the terminal knows it),
+    /// turns focus, paste and mouse reports off, and resets colours.
+    private var modesOff: [UInt8] {
         var bytes: [UInt8] = []
-        if keyboardFlagsPushed { bytes += Array("\u{1B}[<u".utf8) }
-        bytes += Array("\u{1B}[?2026l\u{1B}[?1004l\u{1B}[?2004l\u{1B}[?1006l\u{1B}[?1002l\u{1B}[?1000l\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l".utf8)
+        if keyboardFlagsPushed { bytes += KeyboardProtocol.popFlags }
+        if synchronizedOutput { bytes += Array("\u{1B}[?2026l".utf8) }
+        bytes += Array("\u{1B}[?1004l\u{1B}[?2004l\u{1B}[?1006l\u{1B}[?1002l\u{1B}[?1000l\u{1B}[0m".utf8)
         return bytes
     }
 
@@ -103,12 +116,17 @@ final class TerminalSession {
         updateRestoreSequence()
     }
 
+    /// Records the terminal's answer to the synchronized-output query.
+    func setSynchronizedOutput(_ supported: Bool) {
+        synchronizedOutput = supported
+        updateRestoreSequence()
+    }
+
     /// Gives the terminal back. Safe to call more than once.
     func restore() {
         guard isOpen else { return }
         isOpen = false
-        if keyboardFlagsPushed { write(Array("\u{1B}[<u".utf8)) }
-        write(Array("\u{1B}[?2026l\u{1B}[?1004l\u{1B}[?2004l\u{1B}[?1006l\u{1B}[?1002l\u{1B}[?1000l\u{1B}[0m".utf8))
+        write(modesOff)
         ccurses_stop()
         write(Array("\u{1B}[?25h".utf8))
         _ = csystem_restore_terminal()
@@ -128,8 +146,7 @@ final class TerminalSession {
     /// Ctrl-Z: give the terminal back, stop, and take it again when continued.
     func suspend() {
         let flags = keyboardFlagsPushed
-        if flags { write(Array("\u{1B}[<u".utf8)) }
-        write(Array("\u{1B}[?1004l\u{1B}[?2004l\u{1B}[?1006l\u{1B}[?1002l\u{1B}[?1000l\u{1B}[0m".utf8))
+        write(modesOff)
         ccurses_stop()
         write(Array("\u{1B}[?25h".utf8))
         _ = csystem_restore_terminal()
@@ -138,8 +155,8 @@ final class TerminalSession {
         _ = csystem_install_signal_handlers(signalPipe.write)
         _ = csystem_enter_raw_mode(input)
         ccurses_resume()
-        write(Array("\u{1B}[?1000h\u{1B}[?1002h\u{1B}[?1006h\u{1B}[?2004h\u{1B}[?1004h".utf8))
-        if flags { write(Array("\u{1B}[>11u".utf8)) }
+        write(Self.modesOn)
+        if flags { write(KeyboardProtocol.pushGameFlags) }
         refreshSize()
     }
 

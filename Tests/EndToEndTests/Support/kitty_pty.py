@@ -1,16 +1,19 @@
 #!/usr/bin/env python3
 """Runs phosphor in a pseudo-terminal that speaks the kitty keyboard protocol.
 
-It answers the protocol query (CSI ? u) and DA1 (CSI c) the way kitty does, sends key presses
+It answers the protocol query (CSI ? u), the synchronized-output mode query (CSI ? 2026 $ p;
+not with --silent-modes, which plays a terminal that ignores DECRQM) and DA1 (CSI c) the way
+kitty does, sends key presses
 and releases as kitty escapes, keeps a small model of the screen from the bytes phosphor writes
 (cursor moves, colours, text), and prints a JSON verdict. Used by KittyProtocolTests.swift.
 
-usage: kitty_pty.py PHOSPHOR ROM HOME
+usage: kitty_pty.py PHOSPHOR ROM HOME [--silent-modes]
 """
 import json, os, pty, re, select, signal, struct, sys, termios, fcntl, time
 
 COLUMNS, ROWS = 100, 40
 binary, rom, home = sys.argv[1:4]
+answer_mode_queries = "--silent-modes" not in sys.argv[4:]
 
 pid, master = pty.fork()
 if pid == 0:
@@ -66,6 +69,8 @@ def apply(chunk):
             elif final == b"u" and private == b"<":
                 state["flags"] = 0
                 state["popped"] = True
+            elif final == b"p" and private == b"?" and match.group(3) == b"$" and answer_mode_queries:
+                reply(b"\x1b[?%d;%d$y" % (numbers[0], 2 if numbers[0] == 2026 else 0))
             elif final == b"c" and private == b"":
                 reply(b"\x1b[?62;22c")
             elif final == b"H" and private == b"":
@@ -142,5 +147,7 @@ print(json.dumps({
     "back_after_release": released == idle,
     "popped": state["popped"],
     "half_blocks": sum(cell[0] == "\u2580" for row in idle for cell in row),
+    "synchronized_begins": output.count(b"\x1b[?2026h"),
+    "synchronized_ends": output.count(b"\x1b[?2026l"),
     "exit_code": os.WEXITSTATUS(status) if os.WIFEXITED(status) else -os.WTERMSIG(status),
 }))
