@@ -18,6 +18,9 @@
  *   --ppm FILE         write the final frame as a binary PPM picture
  *   --var KEY=VALUE    answer GET_VARIABLE for KEY with VALUE (repeatable);
  *                      every other key gets "false" (the core's default)
+ *   --pace             run at the core's own frame rate (sleep until each
+ *                      frame's deadline) instead of as fast as it can: the
+ *                      core's CPU cost at 1x, the floor for a frontend playing it
  *
  * Last line printed: "frames=N fps=F hash=H samples=A" where H is the 64-bit
  * FNV-1a of the final frame as XRGB8888 little-endian rows without padding,
@@ -393,7 +396,7 @@ static double now_seconds(void)
 
 static void usage(void)
 {
-    fputs("usage: barecore [--audio-raw FILE] [--sram FILE] [--ppm FILE] [--var KEY=VALUE]... CORE.so ROM FRAMES [INPUT_FILE]\n", stderr);
+    fputs("usage: barecore [--audio-raw FILE] [--sram FILE] [--ppm FILE] [--var KEY=VALUE]... [--pace] CORE.so ROM FRAMES [INPUT_FILE]\n", stderr);
     exit(2);
 }
 
@@ -402,6 +405,7 @@ int main(int argc, char **argv)
     const char *audio_path = NULL, *sram_path = NULL, *ppm_path = NULL;
     const char *positional[4];
     int positional_count = 0;
+    bool paced = false;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--audio-raw") == 0 && i + 1 < argc)
             audio_path = argv[++i];
@@ -414,6 +418,8 @@ int main(int argc, char **argv)
                 die("--var wants KEY=VALUE (at most 32), got '%s'", argv[i + 1]);
             variables[variable_count++] = argv[++i];
         }
+        else if (strcmp(argv[i], "--pace") == 0)
+            paced = true;
         else if (argv[i][0] == '-' && argv[i][1] == '-')
             usage();
         else if (positional_count < 4)
@@ -478,10 +484,22 @@ int main(int argc, char **argv)
 
     size_t next_change = 0;
     double start = now_seconds();
+    struct timespec deadline;
+    clock_gettime(CLOCK_MONOTONIC, &deadline);
+    long period_ns = av.timing.fps > 0 ? (long)(1e9 / av.timing.fps) : 16666667;
     for (unsigned long frame = 0; frame < frames; frame++) {
         while (next_change < change_count && changes[next_change].frame <= frame)
             held_buttons = changes[next_change++].buttons;
         core.run();
+        if (paced) {
+            deadline.tv_nsec += period_ns;
+            while (deadline.tv_nsec >= 1000000000L) {
+                deadline.tv_nsec -= 1000000000L;
+                deadline.tv_sec += 1;
+            }
+            while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, NULL) == EINTR) {
+            }
+        }
     }
     double elapsed = now_seconds() - start;
 

@@ -135,6 +135,7 @@ if [ ! -x "$gambaterm" ]; then
     fi
 fi
 peer_args=(--bin "$BIN" --frames "$PEER_FRAMES")
+if [ -x "$barecore" ]; then peer_args+=(--barecore "$barecore"); fi
 if [ -x "$gambaterm" ]; then
     version=$("$GAMBATERM_VENV/bin/pip" show gambaterm 2>/dev/null | sed -n 's/^Version: //p')
     say "gambaterm ${version:-?} (PyPI, in a venv at \`$GAMBATERM_VENV\`)." ""

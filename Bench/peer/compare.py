@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Phosphor against gambaterm: the same Game Boy cartridge, terminal size, frames and keys.
 
-    compare.py --bin BIN --gambaterm GAMBATERM [--frames 600] [--cols 170] [--rows 80]
-               [--keys Bench/peer/keys.txt] [--rom Roms/gb/phosphor-test.gbc]
+    compare.py --bin BIN --gambaterm GAMBATERM [--barecore BARECORE] [--frames 600] [--rounds 3]
+               [--cols 170] [--rows 80] [--keys Bench/peer/keys.txt] [--rom Roms/gb/phosphor-test.gbc]
 
 Both programs run at 1x with audio off in a pseudo-terminal (Bench/peer/pty_run.py) of the
 same size with TERM=xterm-256color and COLORTERM=truecolor, and stop by themselves after
@@ -13,8 +13,10 @@ terminal queries) and reaches Phosphor as key bytes typed into its terminal.
 
 Each program also runs for 1 frame: "per frame" = (N-frame run − 1-frame run) ÷ (N − 1),
 which leaves out start-up (gambaterm waits about 10 s for answers to its terminal queries).
-Prints a Markdown table; a program that cannot run gets a "not available" row with its
-first line of output.
+With --barecore, the same core runs alone at the same frame rate (`barecore --pace`, same
+buttons, nothing drawn): the CPU any frontend must spend on this core, so what is left of
+Phosphor's figure is Phosphor's own. Prints a Markdown table; a program that cannot run gets
+a "not available" row with its first line of output.
 """
 
 import argparse
@@ -78,13 +80,29 @@ def first_line(path):
     return lines[0][:120] if lines else "no output"
 
 
+def write_barecore_input(holds, frames, path):
+    """barecore's input file: from each listed frame on, exactly these buttons are held."""
+    with open(path, "w") as file:
+        for frame in range(frames + 1):
+            held = sorted({button for first, last, button in holds if first <= frame <= last})
+            file.write(f"{frame} {'+'.join(held) or '-'}\n")
+
+
+def median(values):
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     here = os.path.dirname(os.path.abspath(__file__))
     parser.add_argument("--bin", dest="binary", required=True)
     parser.add_argument("--gambaterm", help="the gambaterm executable (row skipped without it)")
     parser.add_argument("--gambaterm-note", default="", help="why gambaterm is missing")
+    parser.add_argument("--barecore", help="Bench/barecore.c built: adds the core alone, paced at 1x")
     parser.add_argument("--frames", type=int, default=600)
+    parser.add_argument("--rounds", type=int, default=3, help="runs of each program, alternating")
     parser.add_argument("--cols", type=int, default=170)
     parser.add_argument("--rows", type=int, default=80)
     parser.add_argument("--keys", default=os.path.join(here, "keys.txt"))
@@ -101,6 +119,8 @@ def main():
     try:
         input_file = os.path.join(scratch, "gambaterm-input.txt")
         write_gambaterm_input(holds, frames, input_file)
+        barecore_input = os.path.join(scratch, "barecore-input.txt")
+        write_barecore_input(holds, frames, barecore_input)
         key_file = os.path.join(scratch, "keys.txt")
         write_pty_keys(holds, frames, 0.3, key_file)
         rom = os.path.abspath(options.rom)
@@ -113,49 +133,73 @@ def main():
         def phosphor(count):
             return [options.binary, "play", "--frames", str(count), "--no-audio", "--core", options.core, rom]
 
+        def barecore(count):
+            return [options.barecore, "--pace", options.core, rom, str(count), barecore_input]
+
+        core_alone = "core alone, paced at 1x"
         programs = [("Phosphor", phosphor, True), ("gambaterm", gambaterm, False)]
+        if options.barecore:
+            programs.append((core_alone, barecore, False))
         rows = {}
-        for name, command, typed_keys in programs:
-            if name == "gambaterm" and not options.gambaterm:
-                rows[name] = f"not available ({options.gambaterm_note or 'not installed'})"
-                continue
-            results = []
-            for count in (frames, 1):
-                home = tempfile.mkdtemp(dir=scratch)
-                save = os.path.join(scratch, f"{name}-{count}.out")
-                print(f"  {name}: {count} frame(s)", file=sys.stderr)
-                result = pty_run(harness, command(count), options.cols, options.rows,
-                                 key_file if typed_keys and count > 1 else None, timeout, save,
-                                 dict(terminal, PHOSPHOR_HOME=home))
-                if result["exit"] != 0 or result["killed"]:
-                    why = "killed after the timeout" if result["killed"] else f"exit {result['exit']}"
-                    rows[name] = f"not available ({why}: {first_line(save)})"
-                    break
-                results.append(result)
-            else:
-                rows[name] = results
+        if not options.gambaterm:
+            rows["gambaterm"] = f"not available ({options.gambaterm_note or 'not installed'})"
+        # Rounds alternate the programs (the order turns each round), so other work on the
+        # machine falls on all of them alike; the table shows the median of the rounds.
+        for round_index in range(options.rounds):
+            order = programs[round_index % len(programs):] + programs[:round_index % len(programs)]
+            for name, command, typed_keys in order:
+                if isinstance(rows.get(name), str):
+                    continue
+                pair = []
+                for count in (frames, 1):
+                    home = tempfile.mkdtemp(dir=scratch)
+                    save = os.path.join(scratch, f"{name}-{count}.out")
+                    print(f"  round {round_index + 1}: {name}: {count} frame(s)", file=sys.stderr)
+                    result = pty_run(harness, command(count), options.cols, options.rows,
+                                     key_file if typed_keys and count > 1 else None, timeout, save,
+                                     dict(terminal, PHOSPHOR_HOME=home))
+                    if result["exit"] != 0 or result["killed"]:
+                        why = "killed after the timeout" if result["killed"] else f"exit {result['exit']}"
+                        rows[name] = f"not available ({why}: {first_line(save)})"
+                        break
+                    pair.append(result)
+                else:
+                    rows.setdefault(name, []).append(pair)
 
         print(f"Same cartridge (`{options.rom}`), {options.cols}×{options.rows} pseudo-terminal, "
-              f"{frames} frames at 1x, audio off, 24-bit colour, key script `Bench/peer/keys.txt`.\n")
+              f"{frames} frames at 1x, audio off, 24-bit colour, key script `Bench/peer/keys.txt`; "
+              f"median of {options.rounds} alternating rounds (CPU range in brackets).\n")
         print("| Program | bytes to the terminal | CPU s (user+sys) | wall s | bytes/frame | CPU ms/frame | peak RSS (MiB) |")
         print("|---|--:|--:|--:|--:|--:|--:|")
-        per_frame = {}
+        summary = {}
         for name, _, _ in programs:
-            value = rows[name]
+            value = rows.get(name, "not available (no run)")
             if isinstance(value, str):
                 print(f"| {name} | {value} | | | | | |")
                 continue
-            long, short = value
-            bytes_per_frame = (long["bytes"] - short["bytes"]) / (frames - 1)
-            cpu_per_frame = (long["cpu"] - short["cpu"]) / (frames - 1) * 1000
-            per_frame[name] = (bytes_per_frame, cpu_per_frame, long)
-            print(f"| {name} | {long['bytes']} | {long['cpu']:.2f} | {long['wall']:.1f} | {bytes_per_frame:.0f} | "
-                  f"{cpu_per_frame:.3f} | {long['max_rss_kib'] / 1024:.1f} |")
-        if len(per_frame) == 2:
-            ours, theirs = per_frame["Phosphor"], per_frame["gambaterm"]
-            print(f"\nPhosphor/gambaterm: bytes {ours[2]['bytes'] / theirs[2]['bytes']:.2f} "
-                  f"(per frame {ours[0] / theirs[0]:.2f}), CPU {ours[2]['cpu'] / theirs[2]['cpu']:.2f} "
-                  f"(per frame {ours[1] / theirs[1]:.2f}). Aim: bytes < 1, CPU < 0.5.")
+            cpu = [long["cpu"] for long, _ in value]
+            summary[name] = {
+                "bytes": median([long["bytes"] for long, _ in value]),
+                "cpu": median(cpu),
+                "wall": median([long["wall"] for long, _ in value]),
+                "bytes_per_frame": median([(long["bytes"] - short["bytes"]) / (frames - 1) for long, short in value]),
+                "cpu_per_frame": median([(long["cpu"] - short["cpu"]) / (frames - 1) * 1000 for long, short in value]),
+                "rss": max(long["max_rss_kib"] for long, _ in value) / 1024,
+            }
+            row = summary[name]
+            print(f"| {name} | {row['bytes']:.0f} | {row['cpu']:.2f} ({min(cpu):.2f}–{max(cpu):.2f}) | {row['wall']:.1f} | "
+                  f"{row['bytes_per_frame']:.0f} | {row['cpu_per_frame']:.3f} | {row['rss']:.1f} |")
+        if "Phosphor" in summary and "gambaterm" in summary:
+            ours, theirs = summary["Phosphor"], summary["gambaterm"]
+            print(f"\nPhosphor/gambaterm: bytes {ours['bytes'] / theirs['bytes']:.2f} "
+                  f"(per frame {ours['bytes_per_frame'] / theirs['bytes_per_frame']:.2f}), CPU {ours['cpu'] / theirs['cpu']:.2f} "
+                  f"(per frame {ours['cpu_per_frame'] / theirs['cpu_per_frame']:.2f}). Aim: bytes < 1, CPU < 0.5.")
+            if core_alone in summary:
+                floor = summary[core_alone]
+                print(f"\nThe core alone (Bench/barecore.c `--pace`: the same core, ROM and buttons at the same "
+                      f"frame rate, no terminal) uses {floor['cpu']:.2f} s, {floor['cpu'] / theirs['cpu']:.2f} of "
+                      f"gambaterm's CPU. Phosphor's own share: {ours['cpu'] - floor['cpu']:.2f} s "
+                      f"({ours['cpu_per_frame'] - floor['cpu_per_frame']:.3f} ms per frame).")
         print("\nbytes/frame and CPU ms/frame leave out start-up: (N-frame run − 1-frame run) ÷ (N − 1).")
     finally:
         shutil.rmtree(scratch, ignore_errors=True)

@@ -28,6 +28,11 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
 
     private var lastFrame: VideoFrame?
     private var lastStatus = ""
+    /// The status line is rebuilt at most every 100 ms (and after every event): string work on
+    /// every frame cost more than the picture it sits under.
+    private var nextStatusUpdate = ContinuousClock.now
+    /// An event or a menu may have changed what the status line says: rebuild it on the next tick.
+    private var statusStale = true
     private var lastGamepadNotice: String?
     /// Frames taken from the mailbox per second (lower than the game's fps when the UI falls behind).
     private var displayedFPS: Double = 0
@@ -146,6 +151,7 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
         }
         for action in input.handle(event, now: now) { perform(action, actions: &actions) }
         needsRender = true
+        statusStale = true
         return .consumed
     }
 
@@ -193,11 +199,13 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
         menuOpen = false
         audio?.setMuted(services.config.audio.muted)
         if !pausedForSize { thread.resume() }
+        statusStale = true
         picture.invalidate()
         needsRender = true
     }
 
     func becameTop() {
+        statusStale = true
         picture.invalidate()
         needsRender = true
     }
@@ -245,10 +253,14 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
             }
             lastFrame = frame
         }
-        let statusLine = statusText(status)
-        if statusLine != lastStatus {
-            lastStatus = statusLine
-            needsRender = true
+        if statusStale || now >= nextStatusUpdate {
+            statusStale = false
+            nextStatusUpdate = now + .milliseconds(100)
+            let statusLine = statusText(status)
+            if statusLine != lastStatus {
+                lastStatus = statusLine
+                needsRender = true
+            }
         }
         if let current = notice, now > current.until {
             notice = nil
@@ -269,7 +281,9 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
 
     func draw(in context: DrawContext) {
         // The picture is drawn on ticks; a draw request (resize, overlay closed) repaints it.
-        render(context: context, status: thread.currentStatus)
+        let status = thread.currentStatus
+        lastStatus = statusText(status)
+        render(context: context, status: status)
     }
 
     private func render(context: DrawContext, status: CoreThread.Status) {
@@ -284,7 +298,7 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
         updateTouchScreen(layout)
         let content = PlayPicture.Content(
             frame: lastFrame, layout: layout, skin: skin, aspectRatio: status.avInfo?.aspectRatio,
-            legend: legendEntries(for: layout), status: statusText(status), statusRight: notice?.text ?? "",
+            legend: legendEntries(for: layout), status: lastStatus, statusRight: notice?.text ?? "",
             tooSmallMessage: tooSmall
                 ? "Terminal too small: \(columns)x\(rows), this skin needs \(max(layout.requiredColumns, TerminalSession.minimumColumns))x\(max(layout.requiredRows, TerminalSession.minimumRows))"
                 : nil)
