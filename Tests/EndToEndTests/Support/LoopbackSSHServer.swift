@@ -33,6 +33,7 @@ final class LoopbackSSHServer {
         // A port that was free a moment ago can be taken before sshd binds it: then try another.
         for _ in 0..<3 where pid == 0 { try start(port: try Self.freePort()) }
         guard pid != 0 else { throw Failure("sshd did not start; its log:\n\(logText)") }
+        try checkLogin()
     }
 
     deinit { stop() }
@@ -49,10 +50,22 @@ final class LoopbackSSHServer {
     /// The shell command line that runs `remoteCommand` (a shell command line on the server side)
     /// with a pseudo-terminal through ssh: the remote side gets no environment from this one.
     func sshCommandLine(running remoteCommand: String) -> String {
-        let arguments = ["/usr/bin/ssh", "-tt", "-F", "/dev/null", "-e", "none", "-p", "\(port)", "-i", clientKey.path,
-                         "-o", "IdentitiesOnly=yes", "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=no",
-                         "-o", "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR", "root@127.0.0.1", remoteCommand]
-        return arguments.map(TmuxSession.quote).joined(separator: " ")
+        sshArguments(["-tt", "-e", "none"], running: remoteCommand).map(TmuxSession.quote).joined(separator: " ")
+    }
+
+    /// ssh to this server as root with the client key, ignoring the user's ssh config and known hosts.
+    private func sshArguments(_ options: [String], running remoteCommand: String) -> [String] {
+        ["/usr/bin/ssh"] + options + ["-F", "/dev/null", "-p", "\(port)", "-i", clientKey.path,
+                                      "-o", "IdentitiesOnly=yes", "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=no",
+                                      "-o", "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR",
+                                      "root@127.0.0.1", remoteCommand]
+    }
+
+    /// One login without a terminal, so a refused key (a locked root account, say) fails here with
+    /// sshd's reason rather than as a screen that never shows the game.
+    private func checkLogin() throws {
+        let answer = try runCommand(sshArguments([], running: "echo logged-in"))
+        guard answer.contains("logged-in") else { throw Failure("ssh to 127.0.0.1:\(port) failed; sshd log:\n\(logText)") }
     }
 
     private func start(port: Int) throws {
