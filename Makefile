@@ -17,7 +17,8 @@ DEPS_BUILD := libncurses-dev libasound2-dev retroarch-dev libretro-core-info lib
 	libsqlite3-dev libarchive-dev libpng-dev
 DEPS_CORES := libretro-nestopia libretro-gambatte libretro-mgba libretro-bsnes-mercury-performance \
 	libretro-desmume libretro-beetle-pce-fast
-DEPS_TEST := tmux cc65 sdcc binutils-arm-none-eabi libchafa-dev libglib2.0-dev python3 zip p7zip-full
+DEPS_TEST := tmux cc65 sdcc binutils-arm-none-eabi libchafa-dev libglib2.0-dev python3 zip p7zip-full \
+	openssh-server openssh-client
 # make bench: a venv for the peer (gambaterm, from PyPI).
 DEPS_BENCH := python3-venv
 DEPS := $(DEPS_BUILD) $(DEPS_CORES) $(DEPS_TEST) $(DEPS_BENCH)

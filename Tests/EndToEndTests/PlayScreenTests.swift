@@ -22,34 +22,6 @@ final class PlayScreenTests: XCTestCase {
         return session
     }
 
-    /// What the screen shows, without the status bar (its fps figure changes every second).
-    private func picture(_ session: TmuxSession) throws -> [String] {
-        try session.visibleCells()
-    }
-
-    /// Waits until the picture equals (or differs from) `reference`.
-    private func waitForPicture(_ session: TmuxSession, _ description: String, equal: Bool, to reference: [String],
-                                file: StaticString = #filePath, line: UInt = #line) throws {
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            if (try picture(session) == reference) == equal { return }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        XCTFail("timed out waiting for \(description)", file: file, line: line)
-    }
-
-    /// Waits until two captures a few frames apart agree (the picture settled).
-    private func settledPicture(_ session: TmuxSession) throws -> [String] {
-        var previous = try picture(session)
-        for _ in 0..<30 {
-            Thread.sleep(forTimeInterval: 0.15)
-            let current = try picture(session)
-            if current == previous { return current }
-            previous = current
-        }
-        return previous
-    }
-
     func testPictureIsColouredHalfBlocks() throws {
         let session = try play("nes/phosphor-test.nes")
         // The first frame can reach tmux in several writes, so wait for a full picture rather than
@@ -62,16 +34,16 @@ final class PlayScreenTests: XCTestCase {
 
     func testKeysChangeThePictureAndItSettlesBackAfterRelease() throws {
         let session = try play("nes/phosphor-test.nes")
-        let idle = try settledPicture(session)
+        let idle = try session.settledPicture()
         try session.send("x")  // A
-        try waitForPicture(session, "the A box to react", equal: false, to: idle)
+        try session.waitForPicture("the A box to react", equal: false, to: idle)
         // Without key releases a tap counts as held until autorepeat would have started (~0.7 s).
-        try waitForPicture(session, "the picture to return", equal: true, to: idle)
+        try session.waitForPicture("the picture to return", equal: true, to: idle)
     }
 
     func testSaveStateThenResetThenLoadRestoresThePicture() throws {
         let session = try play("gb/phosphor-test.gbc")
-        let bootOne = try settledPicture(session)
+        let bootOne = try session.settledPicture()
         try session.send("Escape")
         try session.waitFor(text: "Paused")
         try session.send("Down")
@@ -86,8 +58,8 @@ final class PlayScreenTests: XCTestCase {
         try session.send("F9")  // reset: the cartridge boots again and counts 2
         try session.waitFor(text: "reset")
         // The cartridge needs a few frames to boot and redraw: wait for the change, then settle.
-        try waitForPicture(session, "the boot counter to go up after the reset", equal: false, to: bootOne)
-        let bootTwo = try settledPicture(session)
+        try session.waitForPicture("the boot counter to go up after the reset", equal: false, to: bootOne)
+        let bootTwo = try session.settledPicture()
         XCTAssertNotEqual(bootTwo, bootOne, "the boot counter went up after the reset")
         try session.send("Escape")
         try session.waitFor(text: "Paused")
@@ -96,7 +68,7 @@ final class PlayScreenTests: XCTestCase {
         try session.waitFor(text: "Load State")
         try session.send("Enter")  // the menu opens on the current slot, 2
         try session.waitFor(text: "loaded Slot 2")
-        try waitForPicture(session, "the first boot's picture after loading the state", equal: true, to: bootOne)
+        try session.waitForPicture("the first boot's picture after loading the state", equal: true, to: bootOne)
         let states = phosphor.home.appendingPathComponent("data/states/gbc")
         let files = try FileManager.default.contentsOfDirectory(atPath: states.path)
         XCTAssertTrue(files.contains("phosphor-test.state2"))
@@ -115,18 +87,18 @@ final class PlayScreenTests: XCTestCase {
 
     func testHoldButtonKeepsAPressed() throws {
         let session = try play("nes/phosphor-test.nes")
-        let idle = try settledPicture(session)
+        let idle = try session.settledPicture()
         try session.send("h")
         try session.waitFor(text: "HOLD: press a button")
         try session.send("x")
         try session.waitFor(text: "HOLD A")
         Thread.sleep(forTimeInterval: 1.5)  // far past any autorepeat window
-        XCTAssertNotEqual(try settledPicture(session), idle, "A stays pressed")
+        XCTAssertNotEqual(try session.settledPicture(), idle, "A stays pressed")
         try session.send("h")
         try session.send("x")
         try session.waitFor("A released") { !$0.contains("HOLD A") }
         // The key that toggled the hold also counts as a tap; after it the picture is idle again.
-        try waitForPicture(session, "the idle picture", equal: true, to: idle)
+        try session.waitForPicture("the idle picture", equal: true, to: idle)
     }
 
     func testScreenshotWritesAPNG() throws {

@@ -9,37 +9,20 @@ import Glibc
 public func runCommand(_ argv: [String], captureOutput: Bool = true) throws -> String {
     var pipeEnds: [Int32] = [-1, -1]
     guard pipe(&pipeEnds) == 0 else { throw NSError(domain: "runCommand", code: Int(errno)) }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    if captureOutput {
-        posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
-    } else {
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    let spawned = spawnWithCleanSignals(argv) { actions in
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if captureOutput {
+            posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        }
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
+        posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
     }
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
-    posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
-    // A clean signal state: the test process may block or ignore signals (Foundation does),
-    // and a tmux server started from here would hand that on to the program under test.
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var noSignals = sigset_t()
-    sigemptyset(&noSignals)
-    var allSignals = sigset_t()
-    sigfillset(&allSignals)
-    posix_spawnattr_setsigmask(&attributes, &noSignals)
-    posix_spawnattr_setsigdefault(&attributes, &allSignals)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-    let cArguments = argv.map { strdup($0) } + [nil]
-    defer { cArguments.forEach { free($0) } }
-    var pid: pid_t = 0
-    let spawned = posix_spawn(&pid, argv[0], &actions, &attributes, cArguments, environ)
     close(pipeEnds[1])
     defer { close(pipeEnds[0]) }
-    guard spawned == 0 else { throw NSError(domain: "runCommand \(argv[0])", code: Int(spawned)) }
+    var pid = try spawned.get()
     var output: [UInt8] = []
     if captureOutput {
         // The output of every command used here is small; a daemon that inherited the pipe is
@@ -84,4 +67,62 @@ public func poll(timeout: TimeInterval, interval: TimeInterval = 0.1, read: () t
         Thread.sleep(forTimeInterval: interval)
     }
     return (false, last)
+}
+
+/// Starts a long-running program (a server) with stdin from /dev/null and stdout and stderr
+/// appended to `logFile`, and returns at once. Stop it with `stopBackgroundProcess`.
+public func startBackgroundProcess(_ argv: [String], logFile: String) throws -> pid_t {
+    try spawnWithCleanSignals(argv) { actions in
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, logFile, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+    }.get()
+}
+
+/// Whether a process started by `startBackgroundProcess` still runs (reaps it if it ended).
+public func isBackgroundProcessRunning(_ pid: pid_t) -> Bool {
+    var status: Int32 = 0
+    return waitpid(pid, &status, WNOHANG) == 0
+}
+
+/// SIGTERM, up to five seconds to end, then SIGKILL; always reaps the process.
+public func stopBackgroundProcess(_ pid: pid_t) {
+    kill(pid, SIGTERM)
+    var status: Int32 = 0
+    let deadline = Date().addingTimeInterval(5)
+    while waitpid(pid, &status, WNOHANG) == 0 {
+        if Date() > deadline {
+            kill(pid, SIGKILL)
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            return
+        }
+        Thread.sleep(forTimeInterval: 0.05)
+    }
+}
+
+/// posix_spawn with the file actions `configure` adds, and a clean signal state: the test
+/// process may block or ignore signals (Foundation does), and a server started from here (tmux,
+/// sshd) would hand that on to the program under test.
+private func spawnWithCleanSignals(_ argv: [String],
+                                   configure: (inout posix_spawn_file_actions_t) -> Void) -> Result<pid_t, Error> {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    configure(&actions)
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var noSignals = sigset_t()
+    sigemptyset(&noSignals)
+    var allSignals = sigset_t()
+    sigfillset(&allSignals)
+    posix_spawnattr_setsigmask(&attributes, &noSignals)
+    posix_spawnattr_setsigdefault(&attributes, &allSignals)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    let cArguments = argv.map { strdup($0) } + [nil]
+    defer { cArguments.forEach { free($0) } }
+    var pid: pid_t = 0
+    let spawned = posix_spawn(&pid, argv[0], &actions, &attributes, cArguments, environ)
+    guard spawned == 0 else { return .failure(NSError(domain: "posix_spawn \(argv[0])", code: Int(spawned))) }
+    return .success(pid)
 }

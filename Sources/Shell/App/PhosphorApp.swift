@@ -77,6 +77,10 @@ final class PhosphorApp {
         let wake = terminal.wait(timeout: timeout)
         for signal in wake.signals { handleSignal(signal) }
         let bytes = wake.input ? terminal.readAvailable() : []
+        if terminal.hasHungUp, !quitRequested {
+            Log.info("the terminal hung up: quitting")
+            quitRequested = true
+        }
         let later = ContinuousClock.now
         let events = bytes.isEmpty ? decoder.flush(now: later) : decoder.decode(bytes, now: later)
         for event in events { route(event, now: later) }

@@ -37,6 +37,10 @@ final class TerminalSession {
     /// The terminal answered the DECRQM query for mode 2026: frames may be wrapped in
     /// synchronized output (and every exit path ends it, in case a frame was cut short).
     private(set) var synchronizedOutput = false
+    /// The terminal hung up (its SSH connection or window went away): reading it gives end of
+    /// file or EIO. SIGHUP usually says so too, but not when the session's leader outlives the
+    /// hangup (a remote shell that traps HUP): without this the game would play on, unseen, for good.
+    private(set) var hasHungUp = false
     private var modes: [UInt8] = []
 
     /// Checks the terminal before touching it: a real tty, not `dumb`, a UTF-8 locale.
@@ -183,7 +187,7 @@ final class TerminalSession {
                 } else if written < 0 && (errno == EINTR || errno == EAGAIN) {
                     if errno == EAGAIN { usleep(1000) }
                 } else {
-                    return  // the terminal is gone (SIGHUP follows)
+                    return  // the terminal is gone (SIGHUP or the next read says so)
                 }
             }
         }
@@ -217,7 +221,10 @@ final class TerminalSession {
         var fds: [Int32] = [input]
         guard csystem_poll_readable(&fds, 1, 0, &ready) > 0, ready & 1 != 0 else { return [] }
         let count = read(input, &buffer, buffer.count)
-        return count > 0 ? Array(buffer.prefix(count)) : []
+        if count > 0 { return Array(buffer.prefix(count)) }
+        // Raw mode waits for at least one byte (VMIN 1), so nothing from a ready terminal is its end.
+        if count == 0 || errno == EIO { hasHungUp = true }
+        return []
     }
 
     var isTooSmall: Bool { columns < Self.minimumColumns || rows < Self.minimumRows }

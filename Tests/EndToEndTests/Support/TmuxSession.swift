@@ -10,21 +10,32 @@ final class TmuxSession {
     let home: URL
     private(set) var started = false
 
-    /// - Parameters:
-    ///   - arguments: phosphor's arguments.
-    ///   - columns/rows: the terminal size.
-    ///   - environment: extra variables (PHOSPHOR_HOME is set to `home`).
-    init(arguments: [String], columns: Int = 120, rows: Int = 40, home: URL,
-         environment: [String: String] = [:]) throws {
+    /// Runs phosphor with `arguments` in a `columns`×`rows` terminal, with PHOSPHOR_HOME set to
+    /// `home` and the `environment` variables added.
+    convenience init(arguments: [String], columns: Int = 120, rows: Int = 40, home: URL,
+                     environment: [String: String] = [:]) throws {
+        try self.init(command: Self.phosphorCommandLine(arguments, home: home, environment: environment),
+                      columns: columns, rows: rows, home: home)
+    }
+
+    /// Runs a shell command line that starts phosphor some other way (through ssh, say); the shell
+    /// prints its exit status for `exitStatus()` and then keeps the pane open.
+    init(command: String, columns: Int = 120, rows: Int = 40, home: URL) throws {
         self.home = home
         socket = "phosphor-test-\(UUID().uuidString.prefix(8))"
+        let line = "\(command); echo \"PHOSPHOR-EXIT=$?\"; sleep 600"
+        // The server this starts outlives the call: give it no pipe to hold open.
+        try tmux(["new-session", "-d", "-s", name, "-x", "\(columns)", "-y", "\(rows)", line], readOutput: false)
+        started = true
+    }
+
+    /// `VAR=value ... 'phosphor' args...` for a shell: the variables a terminal program needs
+    /// (PHOSPHOR_HOME, a UTF-8 locale, TERM), then `environment`.
+    static func phosphorCommandLine(_ arguments: [String], home: URL, environment: [String: String] = [:]) -> String {
         var variables = ["PHOSPHOR_HOME": home.path, "LANG": "C.UTF-8", "TERM": "xterm-256color"]
         for (key, value) in environment { variables[key] = value }
-        let exports = variables.map { "\($0.key)=\(Self.quote($0.value))" }.joined(separator: " ")
-        let command = "\(exports) \(Self.quote(PhosphorProcess.binary.path)) \(arguments.map(Self.quote).joined(separator: " ")); echo \"PHOSPHOR-EXIT=$?\"; sleep 600"
-        // The server this starts outlives the call: give it no pipe to hold open.
-        try tmux(["new-session", "-d", "-s", name, "-x", "\(columns)", "-y", "\(rows)", command], readOutput: false)
-        started = true
+        let exports = variables.sorted { $0.key < $1.key }.map { "\($0.key)=\(quote($0.value))" }.joined(separator: " ")
+        return "\(exports) \(quote(PhosphorProcess.binary.path)) \(arguments.map(quote).joined(separator: " "))"
     }
 
     deinit { stop() }
@@ -87,9 +98,21 @@ final class TmuxSession {
         return nil
     }
 
+    /// A format variable of the pane (`alternate_on`, `cursor_flag`, …).
+    func format(_ variable: String) throws -> String {
+        try tmux(["display-message", "-p", "-t", name, "#{\(variable)}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The terminal modes a program can leave behind, as tmux sees them.
+    func assertModesRestored(_ label: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        for mode in tmuxModesAfterExit {
+            XCTAssertEqual(try format(mode.variable), mode.value, "\(label): \(mode.meaning)", file: file, line: line)
+        }
+    }
+
     /// The pid of the process running in the pane (phosphor while it runs; the shell otherwise).
     func panePID() throws -> Int32? {
-        Int32(try tmux(["display-message", "-p", "-t", name, "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines))
+        Int32(try format("pane_pid"))
     }
 }
 
@@ -106,6 +129,29 @@ extension TmuxSession {
         var foreground = "d"
         var background = "d"
         return rows.map { Self.normalize($0, &foreground, &background) }
+    }
+
+    /// Waits until the picture (`visibleCells`) equals, or differs from, `reference`.
+    func waitForPicture(_ description: String, equal: Bool, to reference: [String],
+                        file: StaticString = #filePath, line: UInt = #line) throws {
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            if (try visibleCells() == reference) == equal { return }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        XCTFail("timed out waiting for \(description)", file: file, line: line)
+    }
+
+    /// Waits until two captures a few frames apart agree (the picture settled).
+    func settledPicture() throws -> [String] {
+        var previous = try visibleCells()
+        for _ in 0..<30 {
+            Thread.sleep(forTimeInterval: 0.15)
+            let current = try visibleCells()
+            if current == previous { return current }
+            previous = current
+        }
+        return previous
     }
 
     static func normalize(_ line: String, _ foreground: inout String, _ background: inout String) -> String {

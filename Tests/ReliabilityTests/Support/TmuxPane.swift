@@ -82,10 +82,8 @@ final class TmuxPane {
 
     /// The terminal modes a program can leave behind, as tmux sees them.
     func assertModesRestored(_ label: String, file: StaticString = #filePath, line: UInt = #line) throws {
-        XCTAssertEqual(try format("alternate_on"), "0", "\(label): alternate screen left", file: file, line: line)
-        XCTAssertEqual(try format("cursor_flag"), "1", "\(label): cursor visible", file: file, line: line)
-        XCTAssertEqual(try format("mouse_any_flag"), "0", "\(label): mouse reporting off", file: file, line: line)
-        XCTAssertEqual(try format("mouse_sgr_flag"), "0", "\(label): SGR mouse off", file: file, line: line)
-        XCTAssertEqual(try format("keypad_flag"), "0", "\(label): keypad mode off", file: file, line: line)
+        for mode in tmuxModesAfterExit {
+            XCTAssertEqual(try format(mode.variable), mode.value, "\(label): \(mode.meaning)", file: file, line: line)
+        }
     }
 }
