@@ -179,7 +179,9 @@ public final class CoreThread: @unchecked Sendable {
         while true {
             // Control: take jobs and the requested state under the lock.
             condition.lock()
+            var waitedPaused = false
             while requestedState == .paused && jobs.isEmpty {
+                waitedPaused = true
                 if status.state != .paused {
                     status.state = .paused
                     condition.unlock()
@@ -194,6 +196,8 @@ public final class CoreThread: @unchecked Sendable {
             let requested = requestedState
             let currentSpeed = speed
             condition.unlock()
+            // The fps figure counts running time only (a window spanning a pause read "15 fps").
+            if waitedPaused { fpsWindow = (ContinuousClock.now, 0) }
 
             for job in pending { job(host) }
             if requested == .stopped { break }

@@ -30,6 +30,10 @@ final class PlayScreenTests: XCTestCase {
             $0.contains("\u{1B}[38;5;") && $0.components(separatedBy: "▀").count > 200
         }
         XCTAssertTrue(screen.contains("NES"), "status bar")
+        // The key legend beside the picture: Select's keys don't fit as "rshift/backspace", so it
+        // shows the first whole ("rshift"), never a cut-off "rshift/ba".
+        let select = screen.split(separator: "\n").first { $0.contains("Select") }
+        XCTAssertTrue(select?.hasSuffix("rshift") ?? false, String(select ?? "no Select row"))
     }
 
     func testKeysChangeThePictureAndItSettlesBackAfterRelease() throws {
@@ -116,7 +120,8 @@ final class PlayScreenTests: XCTestCase {
     func testQuitFromThePauseMenuExitsCleanlyAndWritesTheAutomaticState() throws {
         let session = try play("nes/phosphor-test.nes")
         try session.send("Escape")
-        try session.waitFor(text: "Paused")
+        // The status bar under the menu says the game is paused (not the last second's fps).
+        try session.waitFor("the pause menu over a paused game") { $0.contains("Paused") && $0.contains("NES · paused ·") }
         try session.send("End")
         try session.send("Enter")
         XCTAssertEqual(try session.waitForExit(), 0)

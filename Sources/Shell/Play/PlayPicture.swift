@@ -31,7 +31,8 @@ final class PlayPicture {
         var layout: SkinLayout
         var skin: Skin
         var aspectRatio: Double?
-        var legend: [(label: String, keys: String)]
+        /// Each button with the names of its keys (the first two bound).
+        var legend: [(label: String, keys: [String])]
         var status: String
         var statusRight: String
         var tooSmallMessage: String?
@@ -124,15 +125,19 @@ final class PlayPicture {
         var column = legend.box.x
         for entry in content.legend {
             if legend.position == .bottom {
-                let width = entry.label.count + entry.keys.count + 3
+                let keyText = entry.keys.joined(separator: "/")
+                let width = entry.label.count + keyText.count + 3
                 if column + width > legend.box.maxX { column = legend.box.x; row += 1 }
                 guard row < legend.box.maxY else { break }
-                column += renderer.put(text: entry.keys, column: column, row: row, foreground: keys, background: background)
+                column += renderer.put(text: keyText, column: column, row: row, foreground: keys, background: background)
                 column += renderer.put(text: " " + entry.label + "  ", column: column, row: row, foreground: text, background: background)
             } else {
                 guard row < legend.box.maxY else { break }
                 let width = legend.box.columns
-                let keyText = String(entry.keys.prefix(max(0, width - entry.label.count - 1)))
+                let room = max(0, width - entry.label.count - 1)
+                // Both keys when they fit, else the first one whole ("rshift", not "rshift/ba").
+                let both = entry.keys.joined(separator: "/")
+                let keyText = both.count <= room ? both : String((entry.keys.first ?? "").prefix(room))
                 _ = renderer.put(text: String(entry.label.prefix(width)), column: column, row: row, foreground: text, background: background)
                 let keyColumn = legend.box.maxX - keyText.count
                 if keyColumn > column + entry.label.count {

@@ -38,7 +38,7 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
     private var displayedFPS: Double = 0
     private var displayCount = 0
     private var displayWindowStart = ContinuousClock.now
-    private var nextDisplayTick = ContinuousClock.now
+    private var cadence = DisplayCadence()
     private var needsRender = true
     private var fastForwardLatched = false
     private(set) var fastForwardSpeed: Double
@@ -199,6 +199,7 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
         menuOpen = false
         audio?.setMuted(services.config.audio.muted)
         if !pausedForSize { thread.resume() }
+        restartDisplayCount()
         statusStale = true
         picture.invalidate()
         needsRender = true
@@ -270,13 +271,8 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
             needsRender = false
             render(context: context, status: thread.currentStatus)
         }
-        // Wake on a fixed cadence (deadline += period), not "period after the work", which
-        // drifted to ~49 displayed frames a second.
         let fps = min(max(status.avInfo?.framesPerSecond ?? 60, 30), 60)
-        let period = Duration.nanoseconds(Int64(1e9 / fps))
-        nextDisplayTick += period
-        if nextDisplayTick < now { nextDisplayTick = now + period }
-        return nextDisplayTick - now
+        return cadence.timeUntilNextTick(now: now, period: .nanoseconds(Int64(1e9 / fps)))
     }
 
     func draw(in context: DrawContext) {
@@ -294,6 +290,7 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
         if tooSmall != pausedForSize {
             pausedForSize = tooSmall
             if tooSmall { thread.pause() } else if !menuOpen { thread.resume() }
+            restartDisplayCount()
         }
         updateTouchScreen(layout)
         let content = PlayPicture.Content(
@@ -303,6 +300,14 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
                 ? "Terminal too small: \(columns)x\(rows), this skin needs \(max(layout.requiredColumns, TerminalSession.minimumColumns))x\(max(layout.requiredRows, TerminalSession.minimumRows))"
                 : nil)
         context.writeRaw(picture.render(content, columns: columns, rows: rows))
+    }
+
+    /// After a pause the shown-frames count starts again (a window spanning the pause would
+    /// report "shown 1").
+    private func restartDisplayCount() {
+        displayCount = 0
+        displayedFPS = 0
+        displayWindowStart = .now
     }
 
     /// Counts a frame the UI took from the mailbox (the rest were overwritten unseen).
@@ -334,20 +339,24 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
         }
     }
 
-    private func legendEntries(for layout: SkinLayout) -> [(label: String, keys: String)] {
+    private func legendEntries(for layout: SkinLayout) -> [(label: String, keys: [String])] {
         guard let legend = layout.legend else { return [] }
         return legend.buttons.map { button in
             let keys = input.keyMap.keys(for: .button(port: 0, button)).map(\.name)
-            return (system.label(for: button), keys.prefix(2).joined(separator: "/"))
+            return (system.label(for: button), Array(keys.prefix(2)))
         }
     }
 
     var speedText: String { fastForwardSpeed == 0 ? "unlimited" : "\(Int(fastForwardSpeed))x" }
 
     private func statusText(_ status: CoreThread.Status) -> String {
-        var parts = ["\(system.shortName)", "\(Int(status.measuredFPS.rounded())) fps"]
+        // Paused (menu, Ctrl-Z, too small): the last second's fps would be stale. The menu
+        // counts at once (the core thread takes the pause request a moment later).
+        let paused = status.state == .paused || menuOpen || pausedForSize
+        let rate = paused ? "paused" : "\(Int(status.measuredFPS.rounded())) fps"
+        var parts = ["\(system.shortName)", rate]
         // A slow terminal drops frames (the newest wins): say how many it really shows.
-        if displayedFPS > 0, displayedFPS < min(status.measuredFPS, 60) * 0.9 { parts[1] += " (shown \(Int(displayedFPS)))" }
+        if !paused, displayedFPS > 0, displayedFPS < min(status.measuredFPS, 60) * 0.9 { parts[1] += " (shown \(Int(displayedFPS)))" }
         if status.speed != 1 { parts.append(status.speed == 0 ? "▶▶ max" : "▶▶ \(Int(status.speed))x") }
         if let held = input.holdStatusText { parts.append(held) }
         if input.holdButtons.isArmed { parts.append("HOLD: press a button") }
@@ -455,6 +464,7 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
         input.releaseKeys()
         audio?.setMuted(services.config.audio.muted)
         if !menuOpen && !pausedForSize { thread.resume() }
+        restartDisplayCount()
         picture.invalidate()
         needsRender = true
     }
