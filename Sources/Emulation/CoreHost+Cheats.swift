@@ -7,9 +7,9 @@ extension CoreHost {
         CoreCheatSupport.forCore(named: configuration.core.name, displayName: configuration.core.displayName)
     }
 
-    /// Replaces the core's cheats: `retro_cheat_reset`, then `retro_cheat_set(index, true, code)`
-    /// for each entry in order. An empty list only resets. The list is kept and handed to the core
-    /// again after a reset or a state load (some cores keep cheats in emulated state).
+    /// Replaces the core's cheats: `retro_cheat_reset` (except for gambatte, see
+    /// `CoreCheatSupport.Calls`), then `retro_cheat_set(index, true, code)` for each entry in
+    /// order. The list is kept and handed to the core again after a reset or a state load.
     ///
     /// Throws without calling the core when a code could crash it: the Debian cores copy the
     /// code into fixed stack buffers (`CoreCheatSupport.maximumCodeBytes`), and a NUL would cut
@@ -31,7 +31,7 @@ extension CoreHost {
                                                    reason: "the code contains a NUL byte or its index is out of range")
             }
         }
-        core.table.cheat_reset()
+        if support.resetsBeforeSetting { core.table.cheat_reset() }
         for cheat in cheats {
             cheat.code.withCString { core.table.cheat_set(UInt32(cheat.index), true, $0) }
         }

@@ -17,14 +17,18 @@ final class CoreCheatSupportTests: XCTestCase {
     }
 
     func testGambatteGetsOneGameGenieCallAndOneGameSharkCall() throws {
-        // The 2016 gambatte keeps only the codes of its last call and splits them on ';'.
+        // The 2016 gambatte keeps only the codes of its last call and splits them on ';'; both
+        // calls are always made (an empty one clears) and retro_cheat_reset is never called.
         let support = CoreCheatSupport.forCore(named: "gambatte", displayName: "Gambatte")
+        XCTAssertFalse(support.resetsBeforeSetting)
+        XCTAssertTrue(CoreCheatSupport.forCore(named: "nestopia", displayName: "Nestopia").resetsBeforeSetting)
         let calls = support.coreCheats(for: [(0, try code("E03-D5F", .gbc)),
                                              (1, try code("010843FF", .gbc)),
                                              (2, try code("1F3-DDF 010040FF", .gbc))])
         XCTAssertEqual(calls, [CoreCheat(index: 0, code: "E03-D5F;1F3-DDF"), CoreCheat(index: 1, code: "010843FF;010040FF")])
-        XCTAssertEqual(support.coreCheats(for: [(4, try code("010843FF", .gbc))]), [CoreCheat(index: 1, code: "010843FF")])
-        XCTAssertEqual(support.coreCheats(for: []), [])
+        XCTAssertEqual(support.coreCheats(for: [(4, try code("010843FF", .gbc))]),
+                       [CoreCheat(index: 0, code: "-"), CoreCheat(index: 1, code: "010843FF")])
+        XCTAssertEqual(support.coreCheats(for: []), [CoreCheat(index: 0, code: "-"), CoreCheat(index: 1, code: "")])
     }
 
     func testPCEngineCoreSaysItIgnoresCheats() throws {

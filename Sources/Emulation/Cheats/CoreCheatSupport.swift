@@ -6,9 +6,11 @@ public struct CoreCheatSupport: Sendable, Equatable {
     public enum Calls: Sendable, Equatable {
         /// One call per cheat, parts joined with `+` (nestopia, bsnes-mercury, mgba, desmume).
         case onePerCheat
-        /// gambatte (the 2016 Debian build): each call replaces the previous call's codes and
-        /// parts are split on `;`, so every enabled Game Genie part goes in one call and every
-        /// GameShark part in a second one.
+        /// gambatte (the 2016 Debian build): each call replaces the previous call's codes (a Game
+        /// Genie call first undoes the ROM patches of the last one) and parts are split on `;`.
+        /// So every enabled Game Genie part goes in one call and every GameShark part in a second,
+        /// both always sent (an empty one clears), and `retro_cheat_reset` is never called: it
+        /// forgets the ROM patches without undoing them, which would leave them on for good.
         case gambatteMerged
     }
 
@@ -31,7 +33,8 @@ public struct CoreCheatSupport: Sendable, Equatable {
             return CoreCheatSupport(calls: .gambatteMerged, maximumCodeBytes: 4095,
                                     note: "GameShark codes apply only in games that use the VBlank interrupt")
         case "mgba":
-            return CoreCheatSupport(calls: .onePerCheat, maximumCodeBytes: 4095)
+            return CoreCheatSupport(calls: .onePerCheat, maximumCodeBytes: 4095,
+                                    note: "a ROM-patch code (GameShark type 6) stays on until the game starts again")
         case "desmume":
             return CoreCheatSupport(calls: .onePerCheat, maximumCodeBytes: 1023)
         case "mednafen_pce_fast":
@@ -52,6 +55,9 @@ public struct CoreCheatSupport: Sendable, Equatable {
 
     public var isSupported: Bool { unsupportedReason == nil }
 
+    /// Whether `retro_cheat_reset` comes before the `retro_cheat_set` calls (all but gambatte).
+    public var resetsBeforeSetting: Bool { calls != .gambatteMerged }
+
     /// The `retro_cheat_set` calls for the enabled cheats, each with its position in the user's
     /// list. Empty when the core applies no cheats.
     public func coreCheats(for enabled: [(index: Int, code: CheatCode)]) -> [CoreCheat] {
@@ -63,11 +69,10 @@ public struct CoreCheatSupport: Sendable, Equatable {
             let parts = enabled.flatMap(\.code.parts)
             let genie = parts.filter { $0.format == .gameBoyGameGenie }.map(\.text)
             let shark = parts.filter { $0.format != .gameBoyGameGenie }.map(\.text)
-            // gambatte tells the two apart by the dashes only Game Genie codes have.
-            var result: [CoreCheat] = []
-            if !genie.isEmpty { result.append(CoreCheat(index: 0, code: genie.joined(separator: ";"))) }
-            if !shark.isEmpty { result.append(CoreCheat(index: 1, code: shark.joined(separator: ";"))) }
-            return result
+            // gambatte tells the two apart by the dashes only Game Genie codes have: "-" alone is
+            // an empty Game Genie list (it undoes the last patches), "" an empty GameShark list.
+            return [CoreCheat(index: 0, code: genie.isEmpty ? "-" : genie.joined(separator: ";")),
+                    CoreCheat(index: 1, code: shark.joined(separator: ";"))]
         }
     }
 }

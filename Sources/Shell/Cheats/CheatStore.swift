@@ -57,15 +57,16 @@ struct CheatStore {
 
     var canSave: Bool { loadError == nil }
 
-    /// Replaces the list and writes the file. Throws without touching the file (and without
-    /// changing the list) when it failed to load.
+    /// Replaces the list and writes the file. When the file failed to load, throws and changes
+    /// nothing. When the write fails (a full or read-only disk), the new list is kept in memory
+    /// (the game goes on with it) and the error is thrown for the user to see.
     mutating func update(_ newList: CheatList) throws {
         if let loadError {
             throw UserFileError(file: file, line: loadError.line,
-                                problem: "cheats not saved: the file could not be read (\(loadError.problem)); fix or remove it")
+                                problem: "cheats not changed: the file could not be read (\(loadError.problem)); fix or remove it")
         }
-        try AtomicFile.write(Self.encoded(newList), to: file)
         list = newList
+        try AtomicFile.write(Self.encoded(newList), to: file)
     }
 
     private struct StoredCheat: Codable {
