@@ -12,7 +12,7 @@ public enum PhosphorCommand {
                              [--audio-device NAME] ROM
                phosphor run --headless --frames N [--input FILE] [--state-out FILE --state-at K]
                              [--state-in FILE] [--screenshot FILE.png] [--audio-wav FILE.wav]
-                             [--core PATH] ROM
+                             [--cheat CODE]... [--core PATH] ROM
                phosphor cores                list the libretro cores found, per system
                phosphor add DIR              add a folder to the game library
         """
