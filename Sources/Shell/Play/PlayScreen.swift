@@ -127,9 +127,9 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
         gamepads = GamepadManager(overrides: padMappings.overrides)
         var notices = loaded.problems.map(\.description) + skinResult.errors.map(\.description)
         if let problem = padMappings.problem { notices.append(problem) }
+        notices += cheatNotices()
         if let audioStatus { notices.append(audioStatus) }
         if let releaseNotice = input.notice { notices.append(releaseNotice) }
-        notices += cheatNotices()
         if let first = notices.first { notify(first, seconds: 6) }
         for notice in notices { Log.warning(notice) }  // the screen shows only the first, briefly
         if launch.resume { loadState(.auto, quiet: true) }
