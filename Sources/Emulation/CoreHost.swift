@@ -65,6 +65,8 @@ public final class CoreHost {
     private var polledPointer: (x: Int16, y: Int16, pressed: Bool) = (0, 0, false)
     private var gameData: [UInt8] = []
     private var loaded = false
+    /// The cheats last handed to the core (`setCheats`), handed again after a reset or state load.
+    var activeCheats: [CoreCheat] = []
 
     // C strings the core may keep pointers to.
     private let systemDirectory: UnsafeMutablePointer<CChar>
@@ -168,7 +170,10 @@ public final class CoreHost {
         battery.frameDidRun(framesPerSecond: avInfo.framesPerSecond)
     }
 
-    public func reset() { core.table.reset() }
+    public func reset() {
+        core.table.reset()
+        reapplyCheats()
+    }
 
     /// The core's current state. Core thread.
     public func serializeState() throws -> [UInt8] {
@@ -197,6 +202,7 @@ public final class CoreHost {
             _ = before.withUnsafeBytes { core.table.unserialize($0.baseAddress, before.count) }
             throw EmulationError.stateRejected(reason: "\(name) could not read it (truncated, corrupt, or from another game or core version)")
         }
+        reapplyCheats()
     }
 
     /// Core option definitions and values (core thread; CoreThread hands out copies).

@@ -37,6 +37,9 @@ public final class CoreThread: @unchecked Sendable {
     public var beforeFrame: (@Sendable (CoreHost, UInt64) -> Void)?
     /// Runs on the core thread with every batch of samples (WAV recording). Set before `start`.
     public var audioTap: (@Sendable (UnsafeBufferPointer<Int16>) -> Void)?
+    /// Cheats handed to the core after the game loads, before the first frame. Set before `start`;
+    /// later changes go through `perform { try $0.setCheats(...) }`.
+    public var cheats: [CoreCheat] = []
     /// Stop by itself after this many frames (headless runs, `play --frames N`).
     public var frameLimit: UInt64?
     /// Pace frames to real time (false: as fast as the core allows).
@@ -174,6 +177,9 @@ public final class CoreThread: @unchecked Sendable {
         host.audioRing = audioRing
         if copyOnlyFinalFrames, let frameLimit { host.copyFramesFrom = frameLimit > 60 ? frameLimit - 60 : 0 }
         if let audioTap { host.audioTap = { audioTap($0) } }
+        if !cheats.isEmpty {
+            do { try host.setCheats(cheats) } catch { Log.error("\(error)") }
+        }
         var pacer = FramePacer()
         var fpsWindow = (start: ContinuousClock.now, frames: 0)
         while true {

@@ -11,6 +11,8 @@ public enum EmulationError: Error, CustomStringConvertible, Equatable {
     case gameRejected(core: String, file: String)
     case stateRejected(reason: String)
     case stateUnsupported(core: String)
+    /// A code the core must not be handed (too long for its buffer, a NUL byte).
+    case cheatRejected(function: String, reason: String)
 
     public var description: String {
         switch self {
@@ -23,6 +25,7 @@ public enum EmulationError: Error, CustomStringConvertible, Equatable {
         case let .gameRejected(core, file): "\(core) refused to load \(file) (corrupt or not a ROM for this core)"
         case let .stateRejected(reason): "save state refused: \(reason)"
         case let .stateUnsupported(core): "\(core) does not support save states"
+        case let .cheatRejected(function, reason): "cheat not applied (\(function)): \(reason)"
         }
     }
 }

@@ -40,6 +40,8 @@ public struct PhosphorPaths: Sendable {
     /// Save states (`<game>.state<N>` plus preview and metadata).
     public var states: URL { data.appendingPathComponent("states") }
     public var screenshots: URL { data.appendingPathComponent("screenshots") }
+    /// Cheat codes, one file per game: `cheats/<system>/<game>.json`.
+    public var cheats: URL { data.appendingPathComponent("cheats") }
     /// The folder answered to RETRO_ENVIRONMENT_GET_SYSTEM_DIRECTORY (BIOS files).
     public var system: URL { data.appendingPathComponent("system") }
     /// User skins that override the built-in ones.

@@ -136,4 +136,74 @@ final class PlayScreenTests: XCTestCase {
         tmux = session
         XCTAssertEqual(try session.waitForExit(), 0)
     }
+
+    /// Issue 6: the pause menu's Cheat Codes. A code of the wrong format shows why and keeps what
+    /// was typed; the fixed code and a name add the cheat, the picture changes (ZAZKAP turns the
+    /// box loop's `lda #TILE_OUTLINE` into TILE_SOLID), the file is written; off brings the idle
+    /// picture back, Del deletes.
+    func testCheatsFromThePauseMenuChangeThePictureAndAreSaved() throws {
+        let session = try play("nes/phosphor-test.nes")
+        let idle = try settledPicture(session)
+        let file = phosphor.home.appendingPathComponent("data/cheats/nes/phosphor-test.json")
+        func openCheats(showing value: String) throws {
+            try session.send("Escape")
+            try session.waitFor("the pause menu with Cheat Codes \(value)") {
+                $0.contains("Paused") && $0.range(of: #"Cheat Codes +\#(value) ▸"#, options: .regularExpression) != nil
+            }
+            // Resume, Save State, Load State, (Undo Last Load is disabled and skipped), Fast
+            // Forward, Hold Buttons, Cheat Codes.
+            for _ in 0..<5 { try session.send("Down") }
+            try session.send("Enter")
+            try session.waitFor(text: "Cheat Codes — NES")
+        }
+        func storedCheats() throws -> [[String: Any]] {
+            let object = try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any]
+            return try XCTUnwrap(object?["cheats"] as? [[String: Any]])
+        }
+
+        try openCheats(showing: "none")
+        try session.waitFor("the empty list") { $0.contains("Add cheat…") && $0.contains("Enter on/off · Del delete") }
+        try session.send("Enter")
+        try session.waitFor(text: "Add Cheat — NES")
+        try session.send("zazka", literal: true)
+        try session.send("Enter")
+        try session.waitFor("the reason, with the typed code kept") {
+            // The reason wraps inside the dialog.
+            $0.contains("\"ZAZKA\" has 5 letters;") && $0.contains("Game Genie codes have 6 or 8") && $0.contains("zazka▏")
+        }
+        try session.send("p", literal: true)
+        try session.send("Enter")
+        try session.waitFor("the name question") { $0.contains("Name the Cheat") && $0.contains("Name for ZAZKAP") }
+        try session.send("Boxes solid", literal: true)
+        try session.send("Enter")
+        try session.waitFor("the cheat on in the list") {
+            $0.contains("added Boxes solid · 1 cheat on") && $0.range(of: #"Boxes solid +\[x\]"#, options: .regularExpression) != nil
+        }
+        let added = try storedCheats()
+        XCTAssertEqual(added.count, 1)
+        XCTAssertEqual(added.first?["code"] as? String, "ZAZKAP")
+        XCTAssertEqual(added.first?["name"] as? String, "Boxes solid")
+        XCTAssertEqual(added.first?["enabled"] as? Bool, true)
+
+        try session.send("Escape")
+        try session.send("Escape")
+        try session.waitFor("the game running with one cheat") { !$0.contains("Paused") && $0.contains("· 1 cheat ·") }
+        try waitForPicture(session, "the boxes drawn solid", equal: false, to: idle)
+
+        try openCheats(showing: "1 on")
+        try session.send("Enter")  // the cheat is the first row
+        try session.waitFor("the cheat off") {
+            $0.contains("off: Boxes solid · 0 cheats on") && $0.range(of: #"Boxes solid +\[ \]"#, options: .regularExpression) != nil
+        }
+        XCTAssertEqual(try storedCheats().first?["enabled"] as? Bool, false)
+        try session.send("Escape")
+        try session.send("Escape")
+        try session.waitFor("the game running without cheats") { !$0.contains("Paused") && !$0.contains("cheat") }
+        try waitForPicture(session, "the idle picture again", equal: true, to: idle)
+
+        try openCheats(showing: "all off")
+        try session.send("DC")  // Delete
+        try session.waitFor("the cheat deleted") { $0.contains("deleted Boxes solid") && !$0.contains("[ ]") }
+        XCTAssertEqual(try storedCheats().count, 0)
+    }
 }

@@ -164,4 +164,92 @@ final class FuzzTests: XCTestCase {
         }
         XCTAssertGreaterThan(refused, 300, "loaded \(loaded), refused \(refused)")
     }
+
+    /// Cheat files mutated on disk: a broken one is refused with one line naming it and is never
+    /// overwritten; a readable one loads, its invalid codes each named on one line and never
+    /// handed to a core; every valid cheat's code is normalized.
+    func testCheatFileFuzz() throws {
+        let folder = try ScratchFolder("fuzz-cheats")
+        defer { folder.remove() }
+        let file = folder.url.appendingPathComponent("game.json")
+        let samples = [Array("""
+            {
+              "cheats": [
+                { "name": "Boxes solid", "code": "ZAZKAP", "enabled": true },
+                { "name": "Palette", "code": "C179?16:2A+OZPKGO", "enabled": false },
+                { "code": "B6527E56" }
+              ]
+            }
+            """.utf8)]
+        let support = CoreCheatSupport.forCore(named: "nestopia", displayName: "Nestopia")
+        var outcomes = [0, 0, 0]  // loaded clean, loaded with warnings, refused
+        for bytes in inputs(from: samples, count: 2000, seed: 7) {
+            try Data(bytes).write(to: file)
+            var store = CheatStore.load(from: file, system: .nes)
+            if let error = store.loadError {
+                assertOneLine(error, "cheat file", mentions: "game.json")
+                var list = store.list
+                list.cheats.append(Cheat(name: "x", code: "ZAZKAP", enabled: true, system: .nes))
+                XCTAssertThrowsError(try store.update(list))
+                XCTAssertEqual([UInt8](try Data(contentsOf: file)), bytes, "a broken file is never overwritten")
+                outcomes[2] += 1
+                continue
+            }
+            for warning in store.warnings { assertOneLine(warning, "cheat warning", mentions: "game.json") }
+            outcomes[store.warnings.isEmpty ? 0 : 1] += 1
+            for call in store.list.coreCheats(support) {
+                XCTAssertEqual(try? CheatCodeValidator.validate(call.code, for: .nes).text, call.code, "only normalized valid codes reach the core")
+                XCTAssertLessThanOrEqual(call.code.utf8.count, support.maximumCodeBytes)
+            }
+        }
+        XCTAssertGreaterThan(outcomes[0], 10, "\(outcomes)")
+        XCTAssertGreaterThan(outcomes[1], 20, "\(outcomes)")
+        XCTAssertGreaterThan(outcomes[2], 500, "\(outcomes)")
+    }
+
+    /// Random and mutated codes for every console: either a normalized code that validates to
+    /// itself again and fits the cores' buffers, or one line without control characters.
+    func testCheatCodeValidatorFuzz() {
+        let samples: [GameSystem: [String]] = [
+            .nes: ["ZAZKAP", "OZPKGO EYPKIP", "B6527E56", "C179?16:2A", "ZAXKAPPA+C128:02"],
+            .gbc: ["E03-D5F", "022-DFF-EAE", "010843FF", "e03d5f;010040ff"],
+            .snes: ["FE69-D40D", "00805944", "008059:44 DD69-D46D"],
+            .gba: ["99C7EBB5 9C769810", "84000000 0080", "600000C6 000039A2\n84000000 0080"],
+            .nds: ["0200007C 0000001F", "1200007C 000040AC+2200007C 000000AC"],
+            .pce: ["01234567"],
+        ]
+        var generator = SplitMix64(seed: 8)
+        let alphabet = Array("APZLGITYEOXUKSVN0123456789abcdefQ-:?+;, \n\t\u{0}\u{1B}é")
+        var outcomes = [0, 0]
+        for (round, (system, codes)) in samples.sorted(by: { $0.key.rawValue < $1.key.rawValue }).enumerated() {
+            let mutated = inputs(from: codes.map { Array($0.utf8) }, count: 700, seed: 9 + UInt64(round))
+            let random = (0..<300).map { _ in
+                String((0..<Int.random(in: 0...40, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
+            }
+            // Valid codes as people paste them: any case, any of the separators between parts.
+            let respelled = (0..<100).map { _ in
+                String(codes.randomElement(using: &generator)!.map { character -> Character in
+                    if "+; \n".contains(character) { return ["+", ";", "\n", " + ", "\r\n"].randomElement(using: &generator)!.first! }
+                    return Bool.random(using: &generator) ? Character(character.lowercased()) : character
+                })
+            }
+            for text in respelled where system != .pce {
+                XCTAssertNotNil(try? CheatCodeValidator.validate(text, for: system), "\(system): \(text.debugDescription)")
+            }
+            for text in mutated.map({ String(decoding: $0, as: UTF8.self) }) + random + respelled {
+                do {
+                    let code = try CheatCodeValidator.validate(text, for: system)
+                    XCTAssertEqual(try? CheatCodeValidator.validate(code.text, for: system).text, code.text, "normalizing twice changes nothing")
+                    XCTAssertLessThanOrEqual(code.text.utf8.count, CheatCodeValidator.maximumLength(for: system))
+                    XCTAssertFalse(code.text.unicodeScalars.contains { $0.value < 0x20 || $0.value > 0x7E }, code.text.debugDescription)
+                    outcomes[0] += 1
+                } catch {
+                    assertOneLine(error, "\(system) code \(text.debugDescription)")
+                    outcomes[1] += 1
+                }
+            }
+        }
+        XCTAssertGreaterThan(outcomes[0], 500, "\(outcomes)")
+        XCTAssertGreaterThan(outcomes[1], 4000, "\(outcomes)")
+    }
 }

@@ -1,20 +1,39 @@
 import Foundation
 import Input
 
-/// A centred one-line text field (the "Add Folder" dialog): typing and pasting insert text,
-/// Backspace deletes, Ctrl-U clears, Enter submits, Esc cancels. `submit` returns nil when it
-/// accepted the text (the dialog closes) or a one-line error to show. UI thread only.
+/// A centred one-line text field (the "Add Folder" and "Add Cheat" dialogs): typing and pasting
+/// insert text, Backspace deletes, Ctrl-U clears, Enter submits, Esc cancels. `decide` accepts the
+/// text (the dialog closes, optionally opening the next step) or rejects it with a one-line
+/// error, keeping what was typed. UI thread only.
 final class TextEntryDialog: Screen {
+    enum Outcome {
+        case accepted
+        /// Rejected: the message is shown under the field, the text stays.
+        case rejected(String)
+        /// Accepted, and this screen follows (a second question).
+        case next(Screen)
+    }
+
     let title: String
     let prompt: String
+    /// The help line at the bottom.
+    var hint = "Enter add · Esc cancel · paste works"
+    /// What a line break in pasted text becomes (nil: dropped). A pasted multi-line cheat code
+    /// keeps its lines apart with "+".
+    var pastedLineBreak: String?
     private(set) var text = ""
     private(set) var message: String?
-    private let submit: (String) -> String?
+    private let decide: (String) -> Outcome
 
-    init(title: String, prompt: String, submit: @escaping (String) -> String?) {
+    init(title: String, prompt: String, decide: @escaping (String) -> Outcome) {
         self.title = title
         self.prompt = prompt
-        self.submit = submit
+        self.decide = decide
+    }
+
+    /// `submit` returns nil when it accepted the text or a one-line error to show.
+    convenience init(title: String, prompt: String, submit: @escaping (String) -> String?) {
+        self.init(title: title, prompt: prompt) { text in submit(text).map(Outcome.rejected) ?? .accepted }
     }
 
     var isOverlay: Bool { true }
@@ -22,7 +41,9 @@ final class TextEntryDialog: Screen {
     func handle(_ event: InputEvent, now: ContinuousClock.Instant, actions: inout [AppAction]) -> EventResult {
         switch event {
         case .paste(let pasted):
-            text += BrowserText.fieldText(pasted)
+            var lines = pasted.split(omittingEmptySubsequences: true) { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }.map(String.init)
+            if pastedLineBreak == nil { lines = [lines.joined()] }
+            text += BrowserText.fieldText(lines.joined(separator: pastedLineBreak ?? ""))
             message = nil
         case .key(let key) where key.kind != .release:
             let modifiers = key.modifiers.subtracting([.capsLock, .numLock])
@@ -30,7 +51,11 @@ final class TextEntryDialog: Screen {
             case .escape:
                 actions.append(.pop)
             case .enter, .keypadEnter:
-                if let error = submit(text) { message = error } else { actions.append(.pop) }
+                switch decide(text) {
+                case .accepted: actions.append(.pop)
+                case .rejected(let error): message = error
+                case .next(let screen): actions += [.pop, .push(screen)]
+                }
             case .backspace:
                 if !text.isEmpty { text.removeLast() }
                 message = nil
@@ -50,7 +75,9 @@ final class TextEntryDialog: Screen {
 
     func draw(in context: DrawContext) {
         let columns = min(70, max(context.columns - 2, 20))
-        let rows = 7
+        // A long error (a cheat code's reason) wraps onto up to four lines under the field.
+        let messageLines = message.map { TextWrapping.lines($0, width: columns - 4, maximumLines: 4) } ?? []
+        let rows = 6 + max(messageLines.count, 1)
         let top = max(0, (context.rows - rows) / 2)
         let left = max(0, (context.columns - columns) / 2)
         guard let window = CursesWindow(rows: min(rows, context.rows), columns: columns, top: top, left: left) else { return }
@@ -62,10 +89,10 @@ final class TextEntryDialog: Screen {
         let fieldWidth = columns - 4
         let shown = String(text.suffix(fieldWidth - 1)) + "▏"
         window.putPadded(shown, row: 3, column: 2, width: fieldWidth, style: Theme.dialogSelected)
-        if let message {
-            window.put(message, row: 4, column: 2, width: columns - 4, style: TextStyle(foreground: 11, background: 235, bold: true))
+        for (offset, line) in messageLines.enumerated() {
+            window.put(line, row: 4 + offset, column: 2, width: columns - 4, style: TextStyle(foreground: 11, background: 235, bold: true))
         }
-        window.put("Enter add · Esc cancel · paste works", row: rows - 1, column: 2, width: columns - 4, style: Theme.dialogBorder)
+        window.put(hint, row: rows - 1, column: 2, width: columns - 4, style: Theme.dialogBorder)
         window.stage()
         context.cursesDirty = true
     }

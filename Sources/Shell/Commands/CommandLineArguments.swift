@@ -1,7 +1,10 @@
 /// A minimal argument reader: `--flag`, `--option VALUE`, `--option=VALUE`, and positionals.
 struct CommandLineArguments {
     private(set) var flags: Set<String> = []
+    /// The last value of each option.
     private(set) var options: [String: String] = [:]
+    /// Every value of each option, in order (for repeatable options such as `--cheat`).
+    private(set) var allValues: [String: [String]] = [:]
     private(set) var positionals: [String] = []
 
     struct UsageError: Error, CustomStringConvertible {
@@ -29,13 +32,16 @@ struct CommandLineArguments {
             if flagOptions.contains(name) {
                 flags.insert(name)
             } else if valueOptions.contains(name) {
+                let value: String
                 if let inlineValue {
-                    options[name] = inlineValue
+                    value = inlineValue
                 } else {
                     guard index < arguments.count else { throw UsageError(description: "--\(name) needs a value") }
-                    options[name] = arguments[index]
+                    value = arguments[index]
                     index += 1
                 }
+                options[name] = value
+                allValues[name, default: []].append(value)
             } else {
                 throw UsageError(description: "unknown option --\(name)")
             }

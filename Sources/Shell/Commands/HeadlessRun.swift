@@ -16,6 +16,8 @@ struct HeadlessRun {
     var screenshot: URL?
     var audioWAV: URL?
     var explicitCore: URL?
+    /// Codes from `--cheat`, all enabled, in order.
+    var cheats: [String] = []
     var paths: PhosphorPaths
 
     struct Result {
@@ -45,6 +47,7 @@ struct HeadlessRun {
         thread.realTime = false
         thread.frameLimit = frames
         thread.copyOnlyFinalFrames = true
+        thread.cheats = try Self.coreCheats(cheats, system: system ?? core.systems.first, core: core)
         let failure = Mutex<Error?>(nil)
         let recorder = try audioWAV.map { try AudioRecording(file: $0) }
         let input = self.input
@@ -86,6 +89,25 @@ struct HeadlessRun {
                       coreFPS: status.avInfo?.framesPerSecond ?? 60,
                       hash: String(format: "%016llx", frame.fnv1aHash()),
                       audioFrames: status.audioFrames)
+    }
+
+    /// The `--cheat` codes as the core takes them, all enabled. A code of the wrong format, or a
+    /// core that ignores cheats, is an error: a scripted run must not silently run without them.
+    static func coreCheats(_ codes: [String], system: GameSystem?, core: CoreInfo) throws -> [CoreCheat] {
+        guard !codes.isEmpty else { return [] }
+        let support = CoreCheatSupport.forCore(named: core.name, displayName: core.displayName)
+        if let reason = support.unsupportedReason { throw RomCheck.Failure(description: "--cheat: \(reason)") }
+        guard let system else { throw RomCheck.Failure(description: "--cheat: cannot tell which console's codes to expect") }
+        var list = CheatList(system: system)
+        for code in codes {
+            do {
+                list.cheats.append(Cheat(name: "", code: try CheatCodeValidator.validate(code, for: system)))
+            } catch {
+                let shown = CheatCodeValidator.quoted(Substring(code))
+                throw RomCheck.Failure(description: error.reason.contains(shown) ? "--cheat: \(error)" : "--cheat \(shown): \(error)")
+            }
+        }
+        return list.coreCheats(support)
     }
 
     static func readState(_ url: URL) throws -> [UInt8] {

@@ -12,7 +12,7 @@ public enum PhosphorCommand {
                              [--audio-device NAME] ROM
                phosphor run --headless --frames N [--input FILE] [--state-out FILE --state-at K]
                              [--state-in FILE] [--screenshot FILE.png] [--audio-wav FILE.wav]
-                             [--core PATH] ROM
+                             [--cheat CODE]... [--core PATH] ROM
                phosphor cores                list the libretro cores found, per system
                phosphor add DIR              add a folder to the game library
         """
@@ -56,7 +56,7 @@ public enum PhosphorCommand {
     static func runHeadless(_ arguments: [String], paths: PhosphorPaths) throws -> Int32 {
         let parsed = try CommandLineArguments(
             arguments,
-            valueOptions: ["frames", "input", "state-out", "state-at", "state-in", "screenshot", "audio-wav", "core"],
+            valueOptions: ["frames", "input", "state-out", "state-at", "state-in", "screenshot", "audio-wav", "core", "cheat"],
             flagOptions: ["headless"])
         guard parsed.flags.contains("headless") else {
             throw CommandLineArguments.UsageError(description: "run needs --headless (to play in the terminal: phosphor play ROM)")
@@ -89,6 +89,7 @@ public enum PhosphorCommand {
             screenshot: parsed.options["screenshot"].map { URL(fileURLWithPath: $0) },
             audioWAV: parsed.options["audio-wav"].map { URL(fileURLWithPath: $0) },
             explicitCore: parsed.options["core"].map { URL(fileURLWithPath: $0) },
+            cheats: parsed.allValues["cheat"] ?? [],
             paths: paths)
         print(try run.run().summary)
         return 0

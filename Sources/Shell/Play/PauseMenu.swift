@@ -43,6 +43,9 @@ final class PauseMenu: ListMenu {
             MenuItem(label: "Hold Buttons", value: (play.input.holdStatusText ?? "none") + " ▸", activate: { [unowned self] in
                 pending.append(.push(HoldButtonsMenu(play: play)))
             }),
+            MenuItem(label: "Cheat Codes", value: play.cheatSummary + " ▸", activate: { [unowned self] in
+                pending.append(.push(CheatsMenu(play: play)))
+            }),
             MenuItem(label: "Key Mapping", value: "▸", activate: { [unowned self] in
                 pending.append(.push(KeyMapEditor(play: play)))
             }),

@@ -25,6 +25,9 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
     private(set) var skin: Skin
     let states: StateStore
     let gameKey: String
+    /// The game's cheats (`cheats/<system>/<game>.json`) and how the core takes them.
+    private(set) var cheatStore: CheatStore
+    let cheatSupport: CoreCheatSupport
 
     private var lastFrame: VideoFrame?
     private var lastStatus = ""
@@ -87,6 +90,10 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
                                                                   system: system),
                             audioRing: audio == nil ? nil : ring)
         thread.frameLimit = services.overrides.frameLimit
+        cheatSupport = CoreCheatSupport.forCore(named: core.name, displayName: core.displayName)
+        cheatStore = CheatStore.load(from: CheatStore.file(paths: services.paths, system: system, gameKey: gameKey),
+                                     system: system)
+        thread.cheats = cheatStore.list.coreCheats(cheatSupport)
         thread.muteWhileFastForwarding = config.audio.fastForwardAudio == .mute
         try thread.start()
         let avInfo = try thread.perform { $0.avInfo }
@@ -126,11 +133,62 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
         gamepads = GamepadManager(overrides: padMappings.overrides)
         var notices = loaded.problems.map(\.description) + skinResult.errors.map(\.description)
         if let problem = padMappings.problem { notices.append(problem) }
+        notices += cheatNotices()
         if let audioStatus { notices.append(audioStatus) }
         if let releaseNotice = input.notice { notices.append(releaseNotice) }
         if let first = notices.first { notify(first, seconds: 6) }
         for notice in notices { Log.warning(notice) }  // the screen shows only the first, briefly
         if launch.resume { loadState(.auto, quiet: true) }
+    }
+
+    /// What the player should know about the cheats at the start: a broken file, invalid codes,
+    /// a core that ignores the cheats it has, or how many are on.
+    private func cheatNotices() -> [String] {
+        if let error = cheatStore.loadError { return ["\(error)"] }
+        var notices = cheatStore.warnings.map(\.description)
+        let on = cheatStore.list.enabledCount
+        if on > 0 {
+            if let reason = cheatSupport.unsupportedReason { notices.append("cheats not applied: \(reason)") }
+            else { notices.append(Self.cheatCountText(on)) }
+        }
+        return notices
+    }
+
+    /// The pause menu's value for "Cheat Codes": "unsupported", "none", "all off", "2 on".
+    var cheatSummary: String {
+        if !cheatSupport.isSupported { return "unsupported" }
+        let on = cheatStore.list.enabledCount
+        if on > 0 { return "\(on) on" }
+        return cheatStore.list.cheats.isEmpty ? "none" : "all off"
+    }
+
+    /// "1 cheat on", "3 cheats on".
+    static func cheatCountText(_ count: Int) -> String { count == 1 ? "1 cheat on" : "\(count) cheats on" }
+
+    /// Replaces the cheat list: handed to the core at once (the game may be paused) and saved to
+    /// the game's file. Returns a one-line problem, or nil when both worked.
+    func updateCheats(_ list: CheatList) -> String? {
+        do {
+            try cheatStore.update(list)
+        } catch {
+            if cheatStore.list != list { return "\(error)" }  // refused: the file is broken
+            applyCheats()
+            return "\(error)"
+        }
+        return applyCheats()
+    }
+
+    @discardableResult
+    private func applyCheats() -> String? {
+        let calls = cheatStore.list.coreCheats(cheatSupport)
+        do {
+            try thread.perform { try $0.setCheats(calls) }
+        } catch {
+            Log.error("\(error)")
+            return "\(error)"
+        }
+        needsRender = true
+        return nil
     }
 
     private static func fileSize(_ url: URL) -> Int? {
@@ -361,6 +419,8 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
         if let held = input.holdStatusText { parts.append(held) }
         if input.holdButtons.isArmed { parts.append("HOLD: press a button") }
         parts.append("slot \(slot)")
+        let cheatsOn = cheatStore.list.enabledCount
+        if cheatsOn > 0, cheatSupport.isSupported { parts.append(cheatsOn == 1 ? "1 cheat" : "\(cheatsOn) cheats") }
         if let audio {
             if audio.isMuted { parts.append("muted") } else { parts.append("vol \(Int((audio.volume * 100).rounded()))%") }
             if audio.underruns > 0 { parts.append("xrun \(audio.underruns)") }

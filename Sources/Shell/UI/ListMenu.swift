@@ -89,8 +89,10 @@ class ListMenu: Screen {
 
     func draw(in context: DrawContext) {
         reload()
-        let rows = min(items.count + 4 + (message == nil ? 0 : 1), max(context.rows - 2, 5))
         let columns = min(width, max(context.columns - 2, 20))
+        // A long message (a file's problem, a cheat code's reason) wraps onto up to three lines.
+        let messageLines = message.map { TextWrapping.lines($0, width: columns - 4, maximumLines: 3) } ?? []
+        let rows = min(items.count + 4 + messageLines.count, max(context.rows - 2, 5))
         let top = max(0, (context.rows - rows) / 2)
         let left = max(0, (context.columns - columns) / 2)
         box = (top, left, rows, columns)
@@ -99,7 +101,7 @@ class ListMenu: Screen {
         window.clear(Theme.dialog)
         window.box(Theme.dialogBorder)
         window.put(" \(title) ", row: 0, column: 2, width: columns - 4, style: Theme.dialogBorder)
-        let visible = max(1, rows - 4 - (message == nil ? 0 : 1))
+        let visible = max(1, rows - 4 - messageLines.count)
         if selection < scroll { scroll = selection }
         if selection >= scroll + visible { scroll = selection - visible + 1 }
         for (offset, index) in (scroll..<min(items.count, scroll + visible)).enumerated() {
@@ -112,8 +114,8 @@ class ListMenu: Screen {
                 window.put(item.value, row: 2 + offset, column: valueColumn, width: inner - (valueColumn - 2), style: style)
             }
         }
-        if let message {
-            window.put(message, row: rows - 3, column: 2, width: columns - 4,
+        for (offset, line) in messageLines.enumerated() {
+            window.put(line, row: rows - 2 - messageLines.count + offset, column: 2, width: columns - 4,
                        style: TextStyle(foreground: 11, background: 235, bold: true))
         }
         window.put(help, row: rows - 1, column: 2, width: columns - 4, style: Theme.dialogBorder)

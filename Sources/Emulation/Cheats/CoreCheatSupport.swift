@@ -1,0 +1,78 @@
+/// How one core takes cheats, measured on the Debian builds (README, "Cheat codes"): whether it
+/// applies them at all, how many calls it needs, and how long a code it can take safely.
+/// Any thread (value type).
+public struct CoreCheatSupport: Sendable, Equatable {
+    /// How the enabled cheats become `retro_cheat_set` calls.
+    public enum Calls: Sendable, Equatable {
+        /// One call per cheat, parts joined with `+` (nestopia, bsnes-mercury, mgba, desmume).
+        case onePerCheat
+        /// gambatte (the 2016 Debian build): each call replaces the previous call's codes (a Game
+        /// Genie call first undoes the ROM patches of the last one) and parts are split on `;`.
+        /// So every enabled Game Genie part goes in one call and every GameShark part in a second,
+        /// both always sent (an empty one clears), and `retro_cheat_reset` is never called: it
+        /// forgets the ROM patches without undoing them, which would leave them on for good.
+        case gambatteMerged
+    }
+
+    /// Why this core cannot apply cheats (nil when it can): the menu and `--cheat` say so
+    /// instead of offering a feature that silently does nothing.
+    public var unsupportedReason: String?
+    public var calls: Calls
+    /// The longest code handed to the core (its fixed buffer minus the terminating NUL).
+    public var maximumCodeBytes: Int
+    /// Something the user should know about this core's cheats (shown in the cheats menu).
+    public var note: String?
+
+    /// The support of a core, by its name (`CoreInfo.name`).
+    public static func forCore(named name: String, displayName: String) -> CoreCheatSupport {
+        switch name {
+        case "nestopia", "bsnes_mercury_performance", "bsnes_mercury_balanced", "bsnes_mercury_accuracy":
+            // Both copy the code into a 256-byte stack buffer and split it on "+,;._ ".
+            return CoreCheatSupport(calls: .onePerCheat, maximumCodeBytes: 255)
+        case "gambatte":
+            return CoreCheatSupport(calls: .gambatteMerged, maximumCodeBytes: 4095,
+                                    note: "GameShark codes apply only in games that use the VBlank interrupt")
+        case "mgba":
+            return CoreCheatSupport(calls: .onePerCheat, maximumCodeBytes: 4095,
+                                    note: "a ROM-patch code (GameShark type 6) stays on until the game starts again")
+        case "desmume":
+            return CoreCheatSupport(calls: .onePerCheat, maximumCodeBytes: 1023)
+        case "mednafen_pce_fast":
+            return CoreCheatSupport(unsupportedReason: "\(displayName) ignores cheat codes (its retro_cheat_set does nothing)",
+                                    calls: .onePerCheat, maximumCodeBytes: 0)
+        default:
+            return CoreCheatSupport(calls: .onePerCheat, maximumCodeBytes: 255,
+                                    note: "Phosphor has not checked whether \(displayName) applies cheats")
+        }
+    }
+
+    public init(unsupportedReason: String? = nil, calls: Calls, maximumCodeBytes: Int, note: String? = nil) {
+        self.unsupportedReason = unsupportedReason
+        self.calls = calls
+        self.maximumCodeBytes = maximumCodeBytes
+        self.note = note
+    }
+
+    public var isSupported: Bool { unsupportedReason == nil }
+
+    /// Whether `retro_cheat_reset` comes before the `retro_cheat_set` calls (all but gambatte).
+    public var resetsBeforeSetting: Bool { calls != .gambatteMerged }
+
+    /// The `retro_cheat_set` calls for the enabled cheats, each with its position in the user's
+    /// list. Empty when the core applies no cheats.
+    public func coreCheats(for enabled: [(index: Int, code: CheatCode)]) -> [CoreCheat] {
+        guard isSupported else { return [] }
+        switch calls {
+        case .onePerCheat:
+            return enabled.map { CoreCheat(index: $0.index, code: $0.code.text) }
+        case .gambatteMerged:
+            let parts = enabled.flatMap(\.code.parts)
+            let genie = parts.filter { $0.format == .gameBoyGameGenie }.map(\.text)
+            let shark = parts.filter { $0.format != .gameBoyGameGenie }.map(\.text)
+            // gambatte tells the two apart by the dashes only Game Genie codes have: "-" alone is
+            // an empty Game Genie list (it undoes the last patches), "" an empty GameShark list.
+            return [CoreCheat(index: 0, code: genie.isEmpty ? "-" : genie.joined(separator: ";")),
+                    CoreCheat(index: 1, code: shark.joined(separator: ";"))]
+        }
+    }
+}
