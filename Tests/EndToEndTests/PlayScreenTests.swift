@@ -143,7 +143,7 @@ final class PlayScreenTests: XCTestCase {
     /// picture back, Del deletes.
     func testCheatsFromThePauseMenuChangeThePictureAndAreSaved() throws {
         let session = try play("nes/phosphor-test.nes")
-        let idle = try settledPicture(session)
+        let idle = try session.settledPicture()
         let file = phosphor.home.appendingPathComponent("data/cheats/nes/phosphor-test.json")
         func openCheats(showing value: String) throws {
             try session.send("Escape")
@@ -188,7 +188,7 @@ final class PlayScreenTests: XCTestCase {
         try session.send("Escape")
         try session.send("Escape")
         try session.waitFor("the game running with one cheat") { !$0.contains("Paused") && $0.contains("· 1 cheat ·") }
-        try waitForPicture(session, "the boxes drawn solid", equal: false, to: idle)
+        try session.waitForPicture("the boxes drawn solid", equal: false, to: idle)
 
         try openCheats(showing: "1 on")
         try session.send("Enter")  // the cheat is the first row
@@ -199,7 +199,7 @@ final class PlayScreenTests: XCTestCase {
         try session.send("Escape")
         try session.send("Escape")
         try session.waitFor("the game running without cheats") { !$0.contains("Paused") && !$0.contains("cheat") }
-        try waitForPicture(session, "the idle picture again", equal: true, to: idle)
+        try session.waitForPicture("the idle picture again", equal: true, to: idle)
 
         try openCheats(showing: "all off")
         try session.send("DC")  // Delete
