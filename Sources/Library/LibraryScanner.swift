@@ -101,9 +101,20 @@ public struct LibraryScanner: Sendable {
                 return true
             }) else { return ([], []) }
         var found: [ScanCandidate] = []
+        var problems: [ScanProblem] = []
         for case let url as URL in enumerator {
-            guard LibraryScanner.isCandidate(fileName: url.lastPathComponent),
-                  let values = try? url.resourceValues(forKeys: Set(keys)) else { continue }
+            guard LibraryScanner.isCandidate(fileName: url.lastPathComponent) else { continue }
+            guard let values = try? url.resourceValues(forKeys: Set(keys)) else {
+                // Foundation decodes a name that is not UTF-8 with U+FFFD, so the path it gives
+                // back names no file: say so instead of leaving the game out without a word.
+                if url.lastPathComponent.contains("\u{FFFD}") {
+                    problems.append(ScanProblem(
+                        path: url.path,
+                        message: "\(RomInspector.sanitizedDisplayText(url.path)): the file name is not valid UTF-8 "
+                            + "(rename the file to add it)"))
+                }
+                continue
+            }
             if values.isRegularFile == true {
                 found.append(ScanCandidate(path: url.standardizedFileURL.path, size: values.fileSize ?? 0,
                                            modified: values.contentModificationDate?.timeIntervalSince1970 ?? 0))
@@ -115,7 +126,7 @@ public struct LibraryScanner: Sendable {
                                            modified: (target[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0))
             }
         }
-        return (found.sorted { $0.path < $1.path }, unreadable.problems)
+        return (found.sorted { $0.path < $1.path }, unreadable.problems + problems)
     }
 
     /// Reads one candidate: a plain ROM gives at most one result, an archive one per ROM entry.

@@ -113,6 +113,24 @@ final class GameLibraryTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: "/etc/abs.nes"))
     }
 
+    /// A file whose name is not UTF-8 (a Latin-1 "café.nes") can't be opened through Foundation's
+    /// String paths: the scan names it in one line instead of leaving it out without a word.
+    func testFileNameThatIsNotUTF8IsReportedNotSilentlySkipped() throws {
+        try folder.write("roms/good.nes", TestRom.nes())
+        let bad = Array(roms.path.utf8) + Array("/caf".utf8) + [0xE9] + Array(".nes".utf8) + [0]
+        let descriptor = bad.withUnsafeBufferPointer {
+            open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_WRONLY | O_CREAT, 0o644)
+        }
+        XCTAssertGreaterThanOrEqual(descriptor, 0)
+        close(descriptor)
+
+        let library = try openLibrary()
+        try library.addFolder(roms)
+        let report = try library.scan()
+        XCTAssertEqual(try library.games().map(\.fileName), ["good.nes"])
+        XCTAssertEqual(report.problems.map(\.message), ["\(roms.path)/caf\u{FFFD}.nes: the file name is not valid UTF-8 (rename the file to add it)"])
+    }
+
     func testRescanIsIncremental() throws {
         try folder.write("roms/a.nes", TestRom.nes(filler: 1))
         try folder.write("roms/b/b.gb", TestRom.gameBoy(title: "BEE", color: false))
