@@ -88,6 +88,18 @@ def write_barecore_input(holds, frames, path):
             file.write(f"{frame} {'+'.join(held) or '-'}\n")
 
 
+def thread_cpu(home):
+    """Phosphor's own account of its threads' CPU, from the `cpu:` line it logs on exit."""
+    for folder, _, files in os.walk(home):
+        if "phosphor.log" in files:
+            with open(os.path.join(folder, "phosphor.log"), encoding="utf-8", errors="replace") as log:
+                for line in log:
+                    if " cpu: " in line:
+                        fields = dict(field.split("=", 1) for field in line.split(" cpu: ", 1)[1].split())
+                        return {name: float(value) for name, value in fields.items()}
+    return None
+
+
 def median(values):
     ordered = sorted(values)
     middle = len(ordered) // 2
@@ -158,6 +170,8 @@ def main():
                     result = pty_run(harness, command(count), options.cols, options.rows,
                                      key_file if typed_keys and count > 1 else None, timeout, save,
                                      dict(terminal, PHOSPHOR_HOME=home))
+                    if name == "Phosphor":
+                        result["threads"] = thread_cpu(home)
                     if result["exit"] != 0 or result["killed"]:
                         why = "killed after the timeout" if result["killed"] else f"exit {result['exit']}"
                         rows[name] = f"not available ({why}: {first_line(save)})"
@@ -200,6 +214,15 @@ def main():
                       f"frame rate, no terminal) uses {floor['cpu']:.2f} s, {floor['cpu'] / theirs['cpu']:.2f} of "
                       f"gambaterm's CPU. Phosphor's own share: {ours['cpu'] - floor['cpu']:.2f} s "
                       f"({ours['cpu_per_frame'] - floor['cpu_per_frame']:.3f} ms per frame).")
+        phosphor_runs = rows.get("Phosphor")
+        if isinstance(phosphor_runs, list) and all(long.get("threads") and short.get("threads") for long, short in phosphor_runs):
+            def per_frame(key):
+                return median([(long["threads"][key] - short["threads"][key]) / (frames - 1) * 1000 for long, short in phosphor_runs])
+            drawn = median([long["threads"]["drawn"] for long, _ in phosphor_runs])
+            print(f"\nPhosphor's threads (its own log, median): core thread {per_frame('core-thread'):.3f} ms/frame "
+                  f"(emulation, frame copies, pacing), UI thread {per_frame('ui-thread'):.3f} ms/frame (input, "
+                  f"picture, terminal), of which drawing {per_frame('drawing'):.3f}; {drawn:.0f} of {frames} frames "
+                  f"differed from the one before and were drawn.")
         print("\nbytes/frame and CPU ms/frame leave out start-up: (N-frame run − 1-frame run) ÷ (N − 1).")
     finally:
         shutil.rmtree(scratch, ignore_errors=True)

@@ -29,6 +29,7 @@ int csystem_errno(void) { return errno; }
 #include <signal.h>
 #include <string.h>
 #include <termios.h>
+#include <time.h>
 
 static struct termios saved_termios;
 static int saved_termios_valid = 0;
@@ -122,7 +123,7 @@ void csystem_remove_signal_handlers(void) {
 
 int csystem_pipe(int fds[2]) { return pipe2(fds, O_NONBLOCK | O_CLOEXEC); }
 
-int csystem_poll_readable(const int *fds, int count, int timeout_ms, unsigned *ready) {
+int csystem_poll_readable(const int *fds, int count, long long timeout_ns, unsigned *ready) {
     struct pollfd entries[8];
     if (count > 8) count = 8;
     for (int i = 0; i < count; i++) {
@@ -130,7 +131,10 @@ int csystem_poll_readable(const int *fds, int count, int timeout_ms, unsigned *r
         entries[i].events = POLLIN;
         entries[i].revents = 0;
     }
-    int result = poll(entries, (nfds_t)count, timeout_ms);
+    // ppoll, not poll: a timeout in whole milliseconds wakes up to 1 ms before a frame is due,
+    // and the caller then spins through zero-timeout polls until it is.
+    struct timespec timeout = { .tv_sec = timeout_ns / 1000000000LL, .tv_nsec = timeout_ns % 1000000000LL };
+    int result = ppoll(entries, (nfds_t)count, timeout_ns < 0 ? NULL : &timeout, NULL);
     *ready = 0;
     if (result > 0) {
         for (int i = 0; i < count; i++) {
@@ -157,3 +161,11 @@ int csystem_use_environment_locale_utf8(void) {
 int csystem_is_terminal(int fd) { return isatty(fd); }
 int csystem_duplicate(int fd) { return fcntl(fd, F_DUPFD_CLOEXEC, 3); }
 int csystem_replace(int fd, int target) { return dup2(fd, target) < 0 ? -1 : 0; }
+
+long long csystem_thread_cpu_nanoseconds(void)
+{
+    struct timespec now;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now) != 0)
+        return -1;
+    return (long long)now.tv_sec * 1000000000LL + now.tv_nsec;
+}

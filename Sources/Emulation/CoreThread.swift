@@ -25,6 +25,8 @@ public final class CoreThread: @unchecked Sendable {
         public var audioFrames = 0
         /// The battery save could not be written (full or read-only disk): say so to the user.
         public var batterySaveFailure: String?
+        /// CPU time the core thread used, from start to unload (set when it has ended).
+        public var threadCPU: Duration?
     }
 
     public let mailbox: FrameMailbox
@@ -93,8 +95,10 @@ public final class CoreThread: @unchecked Sendable {
                 loaded.withLock { outcome = outcome ?? .failure(error); loaded.signal() }
                 endState = .crashed("\(error)")
             }
+            let threadCPU = try? ThreadCPUTime.current()
             condition.withLock {
                 status.state = endState
+                status.threadCPU = threadCPU
                 finished = true
                 condition.broadcast()
             }

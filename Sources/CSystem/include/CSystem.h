@@ -43,9 +43,10 @@ void csystem_remove_signal_handlers(void);
 /// A pipe whose both ends are non-blocking and close-on-exec. Returns 0 or -1 with errno.
 int csystem_pipe(int fds[2]);
 
-/// poll(2) for readability on up to 8 descriptors; sets bit i of *ready for fds[i].
+/// ppoll(2) for readability on up to 8 descriptors, waiting up to timeout_ns nanoseconds (negative:
+/// no limit); sets bit i of *ready for fds[i].
 /// Returns the poll result (0 on timeout) or -1 with errno.
-int csystem_poll_readable(const int *fds, int count, int timeout_ms, unsigned *ready);
+int csystem_poll_readable(const int *fds, int count, long long timeout_ns, unsigned *ready);
 
 /// Stops this process the way SIGTSTP would (after the caller restored the terminal).
 void csystem_suspend_self(void);
@@ -58,3 +59,5 @@ int csystem_is_terminal(int fd);
 int csystem_duplicate(int fd);
 /// dup2(2). Returns 0 or -1 with errno.
 int csystem_replace(int fd, int target);
+/// CPU time the calling thread has used (CLOCK_THREAD_CPUTIME_ID), in nanoseconds; -1 on failure (errno set).
+long long csystem_thread_cpu_nanoseconds(void);

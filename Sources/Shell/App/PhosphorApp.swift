@@ -108,8 +108,8 @@ final class PhosphorApp {
             if screen.handle(event, now: now, actions: &actions) == .consumed { break }
             if !screen.isOverlay { break }
         }
-        perform(actions)
-        needsDraw = true
+        perform(actions)  // any action asks for a draw
+        if !(screens.last?.drawsOnTicks ?? false) { needsDraw = true }
     }
 
     private var isPushed: Bool {

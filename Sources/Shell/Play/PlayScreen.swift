@@ -42,6 +42,9 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
     private var displayCount = 0
     private var displayWindowStart = ContinuousClock.now
     private var cadence = DisplayCadence()
+    /// UI-thread CPU spent drawing frames, and how many were drawn (logged on exit).
+    private var renderCPU = Duration.zero
+    private var renderCount = 0
     private var needsRender = true
     private var fastForwardLatched = false
     private(set) var fastForwardSpeed: Double
@@ -208,7 +211,8 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
             return .consumed
         }
         for action in input.handle(event, now: now) { perform(action, actions: &actions) }
-        needsRender = true
+        // What a key changes shows in the next frame (the picture) or the status line (checked
+        // on the next tick); notices ask for a render themselves.
         statusStale = true
         return .consumed
     }
@@ -262,6 +266,8 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
         picture.invalidate()
         needsRender = true
     }
+
+    var drawsOnTicks: Bool { true }
 
     func becameTop() {
         statusStale = true
@@ -327,7 +333,10 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
         }
         if needsRender && !menuOpen {
             needsRender = false
+            let before = try? ThreadCPUTime.current()
             render(context: context, status: thread.currentStatus)
+            if let before, let after = try? ThreadCPUTime.current() { renderCPU += after - before }
+            renderCount += 1
         }
         let fps = min(max(status.avInfo?.framesPerSecond ?? 60, 30), 60)
         return cadence.timeUntilNextTick(now: now, period: .nanoseconds(Int64(1e9 / fps)))
@@ -508,11 +517,23 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
         case .stopped, .crashed: break
         }
         thread.stop()
+        logThreadCPU()
         audio?.stop()
         gamepads.closeAll()
         _ = services.saveConfig()
         let seconds = Int((ContinuousClock.now - startedAt).components.seconds)
         onFinished?(seconds)
+    }
+
+    /// One log line with where the CPU went (Bench/peer/compare.py reads it): the core thread's
+    /// time (emulation, frame copies, pacing) and the UI thread's (input, picture, terminal),
+    /// the latter including start-up and the browser if it ran first.
+    private func logThreadCPU() {
+        let status = thread.currentStatus
+        guard let core = status.threadCPU, let ui = try? ThreadCPUTime.current() else { return }
+        Log.info("cpu: frames=\(status.frameCount) core-thread=\(String(format: "%.4f", core.inSeconds)) "
+                 + "ui-thread=\(String(format: "%.4f", ui.inSeconds)) drawn=\(renderCount) "
+                 + "drawing=\(String(format: "%.4f", renderCPU.inSeconds))")
     }
 
     func willSuspend() {

@@ -200,10 +200,10 @@ final class TerminalSession {
 
     /// Waits until input arrives, a signal is caught, or `timeout` passes.
     func wait(timeout: Duration) -> Wake {
-        let milliseconds = max(0, Int32(min(timeout.milliseconds, 1000)))
+        let nanoseconds = max(0, min(timeout.nanoseconds, 1_000_000_000))
         var ready: UInt32 = 0
         let fds: [Int32] = [input, signalPipe.read]
-        _ = csystem_poll_readable(fds, 2, milliseconds, &ready)
+        _ = csystem_poll_readable(fds, 2, nanoseconds, &ready)
         var wake = Wake()
         wake.input = ready & 1 != 0
         if ready & 2 != 0 {
@@ -231,8 +231,10 @@ final class TerminalSession {
 }
 
 extension Duration {
-    var milliseconds: Int64 {
+    /// Whole nanoseconds (rounded up, so a wait never ends before the moment it was meant for).
+    var nanoseconds: Int64 {
         let parts = components
-        return parts.seconds * 1000 + parts.attoseconds / 1_000_000_000_000_000
+        let (whole, remainder) = parts.attoseconds.quotientAndRemainder(dividingBy: 1_000_000_000)
+        return parts.seconds * 1_000_000_000 + whole + (remainder > 0 ? 1 : 0)
     }
 }

@@ -50,12 +50,16 @@ protocol Screen: AnyObject {
     var isOverlay: Bool { get }
     /// The screen became the top one again (the one above closed): redraw fully.
     func becameTop()
+    /// The screen draws on its own ticks (the play screen): an input event alone doesn't make
+    /// the app redraw it, which would cost a whole picture per key press.
+    var drawsOnTicks: Bool { get }
 }
 
 extension Screen {
     func tick(now: ContinuousClock.Instant, context: DrawContext, actions: inout [AppAction]) -> Duration? { nil }
     var isOverlay: Bool { false }
     func becameTop() {}
+    var drawsOnTicks: Bool { false }
 }
 
 /// What a screen draws with: the terminal size, the ncurses screen, and raw output for pictures.
