@@ -16,7 +16,7 @@ anchor, this exits with a one-line error and the benchmark leaves the column out
 import sys
 
 CALLBACK = ("static void video_refresh(const void *pixels, unsigned width, unsigned height, size_t pitch)\n{\n")
-LOOP = "        core.run();\n    }\n    double elapsed"
+LOOP = "        core.run();\n"
 
 
 def main():
