@@ -46,11 +46,11 @@ let package = Package(
                           exclude: ["run.sh", "cartridges.sh"]),
 
         // MARK: Tests.
-        .testTarget(name: "PhosphorKitTests", dependencies: ["PhosphorKit"]),
-        .testTarget(name: "RenderTests", dependencies: ["Render"]),
+        .testTarget(name: "PhosphorKitTests", dependencies: ["PhosphorKit", "TestSupport"]),
+        .testTarget(name: "RenderTests", dependencies: ["Render", "TestSupport"]),
         .testTarget(name: "EmulationTests", dependencies: ["Emulation", "PhosphorKit"]),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "PhosphorKit"]),
-        .testTarget(name: "InputTests", dependencies: ["Input", "PhosphorKit"]),
+        .testTarget(name: "InputTests", dependencies: ["Input", "PhosphorKit", "TestSupport"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "PhosphorKit"]),
         .testTarget(name: "ShellTests", dependencies: ["Shell", "PhosphorKit"]),
         // What the end-to-end and reliability tests share (a posix_spawn command runner).

@@ -1,3 +1,4 @@
+import TestSupport
 import XCTest
 @testable import Input
 
@@ -180,7 +181,7 @@ final class KeyDecoderTests: XCTestCase {
     /// Seeded random bytes, mixed with fragments of real sequences: never crashes, every event is
     /// well formed, and once the deadline passes nothing is left waiting (always progress).
     func testFuzzNeverStalls() {
-        var generator = SplitMix64(seed: 0x5EED_CAFE)
+        var generator = SeededGenerator(seed: 0x5EED_CAFE)
         let fragments: [[UInt8]] = ["\u{1B}", "\u{1B}[", "\u{1B}[<", "\u{1B}]", "\u{1B}P", "\u{1B}O", "\u{1B}[200~",
                                     "\u{1B}[201~", ";", ":", "1", "u", "~", "\u{7}", "\u{1B}\\", "M"].map { Array($0.utf8) }
         var decoder = KeyDecoder()
@@ -204,18 +205,5 @@ final class KeyDecoderTests: XCTestCase {
             }
         }
         XCTAssertGreaterThan(totalEvents, 1000)
-    }
-}
-
-/// A tiny deterministic generator so the fuzz test is reproducible.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
     }
 }

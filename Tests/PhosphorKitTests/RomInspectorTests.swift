@@ -1,3 +1,4 @@
+import TestSupport
 import XCTest
 @testable import PhosphorKit
 
@@ -305,18 +306,5 @@ final class RomInspectorTests: XCTestCase {
         }
         XCTAssertGreaterThan(outcomes["error", default: 0], 0)
         XCTAssertGreaterThan(outcomes.count, 3, "fuzzing should reach several systems: \(outcomes)")
-    }
-}
-
-/// SplitMix64: a tiny deterministic generator so fuzz rounds repeat exactly.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import XCTest
 
@@ -91,7 +92,7 @@ final class BadFilesTests: XCTestCase {
         XCTAssertEqual(try phosphor(["run", "--headless", "--frames", "20", "--state-out", nesState.path, "--state-at", "10", nes.path]).status, 0)
         let gbState = home.file("gb.state")
         XCTAssertEqual(try phosphor(["run", "--headless", "--frames", "20", "--state-out", gbState.path, "--state-at", "10", gbc.path]).status, 0)
-        var generator = SplitMix64(seed: 7)
+        var generator = SeededGenerator(seed: 7)
         let garbage = try home.write("garbage.state", Data((0..<60_000).map { _ in UInt8.random(in: 0...255, using: &generator) }))
         let empty = try home.write("empty.state", Data())
         // Another game's (and so another core's) state, garbage of a plausible size, and nothing.

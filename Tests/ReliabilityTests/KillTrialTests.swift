@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import XCTest
 
@@ -33,7 +34,7 @@ final class KillTrialTests: XCTestCase {
         defer { folder.remove() }
         let target = folder.file("game.state1")
         let payloadSize = 256 * 1024
-        var generator = SplitMix64(seed: 0x5EED_0001)
+        var generator = SeededGenerator(seed: 0x5EED_0001)
         var seen: [Character: Int] = [:]
         var staleSeen = 0
         let trials = 200
@@ -83,7 +84,7 @@ final class KillTrialTests: XCTestCase {
         XCTAssertGreaterThan(stateSize, 1000)
         try FileManager.default.removeItem(at: srm)
 
-        var generator = SplitMix64(seed: 0x5EED_0002)
+        var generator = SeededGenerator(seed: 0x5EED_0002)
         var lastCounter = 0
         var outcomes: [String: Int] = [:]
         let trials = 40

@@ -229,12 +229,3 @@ final class TerminalSession {
 
     var isTooSmall: Bool { columns < Self.minimumColumns || rows < Self.minimumRows }
 }
-
-extension Duration {
-    /// Whole nanoseconds (rounded up, so a wait never ends before the moment it was meant for).
-    var nanoseconds: Int64 {
-        let parts = components
-        let (whole, remainder) = parts.attoseconds.quotientAndRemainder(dividingBy: 1_000_000_000)
-        return parts.seconds * 1_000_000_000 + whole + (remainder > 0 ? 1 : 0)
-    }
-}

@@ -2,13 +2,10 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Runs the real `phosphor` in a real terminal (a detached tmux session with its own server
-/// socket), types keys with `send-keys`, and reads the screen with `capture-pane`.
-final class TmuxSession {
-    let socket: String
-    let name = "phosphor"
+/// Runs the real `phosphor` in a real terminal (a `TmuxTerminal`); the shell prints phosphor's
+/// exit status when it ends and keeps the pane open.
+final class TmuxSession: TmuxTerminal {
     let home: URL
-    private(set) var started = false
 
     /// Runs phosphor with `arguments` in a `columns`×`rows` terminal, with PHOSPHOR_HOME set to
     /// `home` and the `environment` variables added.
@@ -22,11 +19,8 @@ final class TmuxSession {
     /// prints its exit status for `exitStatus()` and then keeps the pane open.
     init(command: String, columns: Int = 120, rows: Int = 40, home: URL) throws {
         self.home = home
-        socket = "phosphor-test-\(UUID().uuidString.prefix(8))"
-        let line = "\(command); echo \"PHOSPHOR-EXIT=$?\"; sleep 600"
-        // The server this starts outlives the call: give it no pipe to hold open.
-        try tmux(["new-session", "-d", "-s", name, "-x", "\(columns)", "-y", "\(rows)", line], readOutput: false)
-        started = true
+        try super.init(command: "\(command); echo \"PHOSPHOR-EXIT=$?\"; sleep 600", columns: columns, rows: rows,
+                       socketPrefix: "phosphor-test", sessionName: "phosphor")
     }
 
     /// `VAR=value ... 'phosphor' args...` for a shell: the variables a terminal program needs
@@ -36,48 +30,6 @@ final class TmuxSession {
         for (key, value) in environment { variables[key] = value }
         let exports = variables.sorted { $0.key < $1.key }.map { "\($0.key)=\(quote($0.value))" }.joined(separator: " ")
         return "\(exports) \(quote(PhosphorProcess.binary.path)) \(arguments.map(quote).joined(separator: " "))"
-    }
-
-    deinit { stop() }
-
-    func stop() {
-        guard started else { return }
-        started = false
-        _ = try? tmux(["kill-server"], readOutput: false)
-    }
-
-    static func quote(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
-
-    /// Runs one tmux client command on this session's server and returns what it printed.
-    @discardableResult
-    func tmux(_ arguments: [String], readOutput: Bool = true) throws -> String {
-        try runCommand(["/usr/bin/tmux", "-L", socket, "-f", "/dev/null"] + arguments, captureOutput: readOutput)
-    }
-
-    /// Keys in tmux's names (`Escape`, `Enter`, `Up`, `C-c`, or literal text with `literal: true`).
-    func send(_ keys: String..., literal: Bool = false) throws {
-        try tmux(["send-keys", "-t", name] + (literal ? ["-l"] : []) + keys)
-    }
-
-    /// The screen as text (and with `escapes`, with colour SGRs as tmux reports them).
-    func capture(escapes: Bool = false) throws -> String {
-        try tmux(["capture-pane", "-p", "-t", name] + (escapes ? ["-e"] : []))
-    }
-
-    /// Polls the screen until `predicate` holds or `timeout` passes; returns the last capture.
-    @discardableResult
-    func waitFor(_ description: String, timeout: TimeInterval = 10, escapes: Bool = false,
-                 file: StaticString = #filePath, line: UInt = #line,
-                 _ predicate: (String) -> Bool) throws -> String {
-        let result = try poll(timeout: timeout, read: { try capture(escapes: escapes) }, until: predicate)
-        if !result.matched { XCTFail("timed out waiting for \(description); screen:\n\(result.last)", file: file, line: line) }
-        return result.last
-    }
-
-    /// Waits for the text to appear on screen.
-    @discardableResult
-    func waitFor(text: String, timeout: TimeInterval = 10, file: StaticString = #filePath, line: UInt = #line) throws -> String {
-        try waitFor("'\(text)'", timeout: timeout, file: file, line: line) { $0.contains(text) }
     }
 
     /// The exit status once phosphor has ended (the shell prints it), or nil while it runs.
@@ -96,18 +48,6 @@ final class TmuxSession {
         }
         XCTFail("phosphor did not exit; screen:\n\(try capture())", file: file, line: line)
         return nil
-    }
-
-    /// A format variable of the pane (`alternate_on`, `cursor_flag`, …).
-    func format(_ variable: String) throws -> String {
-        try tmux(["display-message", "-p", "-t", name, "#{\(variable)}"]).trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
-    /// The terminal modes a program can leave behind, as tmux sees them.
-    func assertModesRestored(_ label: String, file: StaticString = #filePath, line: UInt = #line) throws {
-        for mode in tmuxModesAfterExit {
-            XCTAssertEqual(try format(mode.variable), mode.value, "\(label): \(mode.meaning)", file: file, line: line)
-        }
     }
 
     /// The pid of the process running in the pane (phosphor while it runs; the shell otherwise).
