@@ -98,7 +98,6 @@ final class KeyDecoderTests: XCTestCase {
 
     func testSynchronizedOutputIsUsedOnlyWhenTheTerminalKnowsTheMode() {
         XCTAssertEqual((0...4).map(SynchronizedOutput.isSupported(setting:)), [false, true, true, true, false])
-        XCTAssertEqual(SynchronizedOutput.query, Array("\u{1B}[?2026$p".utf8))
     }
 
     func testSGRMouse() {

@@ -260,8 +260,7 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
     func menuClosed() {
         menuOpen = false
         audio?.setMuted(services.config.audio.muted)
-        if !pausedForSize { thread.resume() }
-        restartDisplayCount()
+        resumeUnlessHeld()
         statusStale = true
         picture.invalidate()
         needsRender = true
@@ -334,7 +333,7 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
         if needsRender && !menuOpen {
             needsRender = false
             let before = try? ThreadCPUTime.current()
-            render(context: context, status: thread.currentStatus)
+            render(context: context, status: status)
             if let before, let after = try? ThreadCPUTime.current() { renderCPU += after - before }
             renderCount += 1
         }
@@ -356,8 +355,7 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
         let tooSmall = layout.isTooSmall || context.terminal.isTooSmall
         if tooSmall != pausedForSize {
             pausedForSize = tooSmall
-            if tooSmall { thread.pause() } else if !menuOpen { thread.resume() }
-            restartDisplayCount()
+            if tooSmall { thread.pause() } else { resumeUnlessHeld() }
         }
         updateTouchScreen(layout)
         let content = PlayPicture.Content(
@@ -369,9 +367,11 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
         context.writeRaw(picture.render(content, columns: columns, rows: rows))
     }
 
-    /// After a pause the shown-frames count starts again (a window spanning the pause would
-    /// report "shown 1").
-    private func restartDisplayCount() {
+    /// Lets the game run again unless the menu or a too-small window still holds it. The
+    /// shown-frames count starts again (a window spanning the pause would report "shown 1").
+    private func resumeUnlessHeld() {
+        guard !menuOpen, !pausedForSize else { return }
+        thread.resume()
         displayCount = 0
         displayedFPS = 0
         displayWindowStart = .now
@@ -544,8 +544,7 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
     func didResume() {
         input.releaseKeys()
         audio?.setMuted(services.config.audio.muted)
-        if !menuOpen && !pausedForSize { thread.resume() }
-        restartDisplayCount()
+        resumeUnlessHeld()
         picture.invalidate()
         needsRender = true
     }
