@@ -36,8 +36,9 @@ let package = Package(
         .target(name: "Audio", dependencies: ["PhosphorKit", "CAlsa", "CSampleRate"]),
         .target(name: "Input", dependencies: ["PhosphorKit", "CSystem", "CEvdev"]),
         .target(name: "Library", dependencies: ["PhosphorKit", "CSQLite", "CArchive"]),
+        .target(name: "Terminal", dependencies: ["PhosphorKit", "Input", "CCurses", "CSystem"]),
         .target(name: "Shell", dependencies: [
-            "PhosphorKit", "Render", "Emulation", "Audio", "Input", "Library", "CCurses",
+            "PhosphorKit", "Render", "Emulation", "Audio", "Input", "Library", "Terminal",
         ]),
         .executableTarget(name: "phosphor", dependencies: ["Shell"]),
         // Benchmarks (`make bench`): Render against chafa, and the audio output's underruns.
@@ -52,7 +53,8 @@ let package = Package(
         .testTarget(name: "AudioTests", dependencies: ["Audio", "PhosphorKit"]),
         .testTarget(name: "InputTests", dependencies: ["Input", "PhosphorKit", "TestSupport"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "PhosphorKit"]),
-        .testTarget(name: "ShellTests", dependencies: ["Shell", "PhosphorKit"]),
+        .testTarget(name: "TerminalTests", dependencies: ["Terminal", "Input", "PhosphorKit"]),
+        .testTarget(name: "ShellTests", dependencies: ["Shell", "Terminal", "Emulation", "Input", "PhosphorKit", "TestSupport"]),
         // What the end-to-end and reliability tests share (a posix_spawn command runner).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "EndToEndTests", dependencies: ["PhosphorKit", "TestSupport"], exclude: ["Support/kitty_pty.py"]),

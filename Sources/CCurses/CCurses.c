@@ -33,11 +33,12 @@ static int pair_for(int foreground, int background) {
     return pair;
 }
 
-int ccurses_start(int input_fd, int output_fd) {
+int ccurses_start(const char *terminal_type, int input_fd, int output_fd) {
+    ccurses_end();
     input_file = fdopen(dup(input_fd), "r");
     output_file = fdopen(dup(output_fd), "w");
     if (!input_file || !output_file) return -1;
-    screen = newterm(NULL, output_file, input_file);
+    screen = newterm(terminal_type, output_file, input_file);
     if (!screen) return -1;
     set_term(screen);
     raw();
@@ -60,6 +61,16 @@ void ccurses_stop(void) {
     if (!screen) return;
     endwin();
     fflush(output_file);
+}
+
+void ccurses_end(void) {
+    if (screen) {
+        if (!isendwin()) endwin();
+        delscreen(screen);
+        screen = NULL;
+    }
+    if (output_file) { fclose(output_file); output_file = NULL; }
+    if (input_file) { fclose(input_file); input_file = NULL; }
 }
 
 void ccurses_resume(void) {

@@ -135,14 +135,21 @@ public final class GameLibrary {
     /// Adds a library folder (idempotent). Its games appear at the next `scan`.
     @discardableResult
     public func addFolder(_ folder: URL) throws -> LibraryFolder {
+        try Self.checkFolder(folder)
+        let path = folder.standardizedFileURL.path
+        try database.run("INSERT INTO folder(path) VALUES (?) ON CONFLICT(path) DO NOTHING", [.text(path)])
+        let id = try database.query("SELECT id FROM folder WHERE path = ?", [.text(path)]) { $0.integer(0) }.first ?? 0
+        return LibraryFolder(id: id, url: URL(fileURLWithPath: path, isDirectory: true))
+    }
+
+    /// Throws `notADirectory` unless `folder` is a directory that exists (the browser's dialog
+    /// asks this before it sends the folder on).
+    public static func checkFolder(_ folder: URL) throws {
         let path = folder.standardizedFileURL.path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw GameLibraryError.notADirectory(path)
         }
-        try database.run("INSERT INTO folder(path) VALUES (?) ON CONFLICT(path) DO NOTHING", [.text(path)])
-        let id = try database.query("SELECT id FROM folder WHERE path = ?", [.text(path)]) { $0.integer(0) }.first ?? 0
-        return LibraryFolder(id: id, url: URL(fileURLWithPath: path, isDirectory: true))
     }
 
     /// Removes a folder and every game found in it (play statistics of those games go too).

@@ -96,10 +96,6 @@ final class KeyDecoderTests: XCTestCase {
         XCTAssertEqual(decode("\u{1B}[4;2$yq\u{1B}[?2026$yq\u{1B}[?2026;1 yq"), Array(repeating: press(.character("q")), count: 3))
     }
 
-    func testSynchronizedOutputIsUsedOnlyWhenTheTerminalKnowsTheMode() {
-        XCTAssertEqual((0...4).map(SynchronizedOutput.isSupported(setting:)), [false, true, true, true, false])
-    }
-
     func testSGRMouse() {
         XCTAssertEqual(decode("\u{1B}[<0;10;5M\u{1B}[<32;11;5M\u{1B}[<0;11;5m\u{1B}[<64;3;4M\u{1B}[<65;3;4M\u{1B}[<18;1;1M\u{1B}[<35;7;8M"), [
             .mouse(MouseEvent(kind: .press, button: .left, column: 9, row: 4)),

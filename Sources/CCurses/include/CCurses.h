@@ -8,8 +8,11 @@ typedef struct ccurses_window ccurses_window;
 
 /// newterm() on the given descriptors (dup'ed, so closing them later is safe), then raw mode,
 /// no echo, no newline translation, hidden cursor, colours with the terminal's defaults.
+/// `terminal_type` NULL means $TERM. Ends a screen started before (one screen at a time).
 /// Returns 0, or -1 when the terminal type is unknown or unusable.
-int ccurses_start(int input_fd, int output_fd);
+int ccurses_start(const char *terminal_type, int input_fd, int output_fd);
+/// endwin() if needed, then frees the screen and closes its streams (a headless terminal's end).
+void ccurses_end(void);
 /// endwin(): leaves the alternate screen and restores the terminal modes ncurses changed.
 void ccurses_stop(void);
 /// Re-enters after ccurses_stop (resume after Ctrl-Z).

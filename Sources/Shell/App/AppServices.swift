@@ -1,6 +1,7 @@
 import Emulation
 import Foundation
 import PhosphorKit
+import Terminal
 
 /// What every screen may use: paths, configuration, cores, skins. UI thread only.
 final class AppServices {
@@ -12,10 +13,6 @@ final class AppServices {
     var overrides = Overrides()
     /// Printed after the terminal is restored (a fatal error in the interactive program).
     var exitMessage: String?
-    /// Told when a game from `.play` has started, and when it closed with the seconds played
-    /// (the browser keeps the library's play statistics with these).
-    var onGameStarted: ((GameLaunch) -> Void)?
-    var onGameFinished: ((GameLaunch, Int) -> Void)?
 
     struct Overrides {
         var colorMode: String?

@@ -2,25 +2,38 @@ import Foundation
 import Glibc
 import Input
 import PhosphorKit
+import Terminal
 
 /// The interactive program: owns the terminal, reads and decodes input, keeps the stack of
-/// screens, and runs their actions. UI thread only (this is the main thread).
+/// screens, runs their actions, and hands game commands to the running `GameSession`.
+/// Screens never call each other: everything goes through `AppAction`s performed here.
+/// UI thread only (this is the main thread).
 final class PhosphorApp {
-    let terminal: TerminalSession
+    let terminal: any TerminalDevice
     let context: DrawContext
     let services: AppServices
-    private var screens: [Screen] = []
+    private(set) var screens: [Screen] = []
+    /// The game being played, and the screen that shows it.
+    private(set) var session: GameSession?
+    private weak var sessionScreen: PlayScreen?
+    /// Whether each screen had another on top at the last look (to tell it when that changes).
+    private var covered: [ObjectIdentifier: Bool] = [:]
     private var decoder = KeyDecoder()
-    private var negotiation = KeyboardProtocolNegotiation()
-    private var negotiationDeadline: ContinuousClock.Instant?
+    private var negotiation = TerminalNegotiation()
     private var needsDraw = true
-    private var quitRequested = false
+    private(set) var quitRequested = false
     /// Makes a screen for an action that needs one (the library for `.returnToLibrary`).
     var libraryScreenFactory: (() -> Screen)?
 
-    init(services: AppServices) throws {
+    /// The app on a real terminal (the process's tty).
+    convenience init(services: AppServices) throws {
+        try self.init(services: services, terminal: TerminalSession(logFile: services.paths.logFile))
+    }
+
+    /// The app on any terminal: a `HeadlessTerminal` runs it inside a test.
+    init(services: AppServices, terminal: any TerminalDevice) {
         self.services = services
-        terminal = try TerminalSession(logFile: services.paths.logFile)
+        self.terminal = terminal
         context = DrawContext(terminal: terminal)
         // ncurses clears the screen on its first update: let that happen before any picture.
         CursesWindow.update()
@@ -33,45 +46,60 @@ final class PhosphorApp {
     /// terminal's keyboard protocol is known. Returns the exit code.
     func run(_ makeFirstScreen: (PhosphorApp) throws -> Screen) -> Int32 {
         defer { terminal.restore() }
-        // The synchronized-output query goes first: its reply, if any, comes before DA1's.
-        terminal.write(SynchronizedOutput.query + negotiation.start())
-        negotiationDeadline = .now + .milliseconds(400)
-        waitForNegotiation()
-        do {
-            screens = [try makeFirstScreen(self)]
-        } catch {
-            services.exitMessage = "\(error)"
-            return 1
-        }
+        guard start(makeFirstScreen) else { return 1 }
         while !quitRequested, !screens.isEmpty {
             step()
         }
-        // Let every screen finish (the play screen writes its automatic state and SRAM).
+        finish()
+        return services.exitMessage == nil ? 0 : 1
+    }
+
+    /// Asks the terminal what it can do, then opens the first screen. False when it failed
+    /// (the reason is in `services.exitMessage`).
+    func start(_ makeFirstScreen: (PhosphorApp) throws -> Screen) -> Bool {
+        terminal.write(negotiation.start())
+        waitForNegotiation(deadline: terminal.now + .milliseconds(400))
+        do {
+            screens = [try makeFirstScreen(self)]
+            stackChanged()
+            return true
+        } catch {
+            services.exitMessage = "\(error)"
+            return false
+        }
+    }
+
+    /// Lets every screen finish (the play screen writes its automatic state and SRAM).
+    func finish() {
         for screen in screens.reversed() { (screen as? ClosingScreen)?.close() }
         screens.removeAll()
-        return services.exitMessage == nil ? 0 : 1
+        session = nil
     }
 
     /// The kitty protocol query is answered within a round trip; menus draw after it so the
     /// first screen already knows whether key releases exist.
-    private func waitForNegotiation() {
-        while !negotiation.isFinished, let deadline = negotiationDeadline, ContinuousClock.now < deadline {
-            _ = terminal.wait(timeout: deadline - .now)
-            let now = ContinuousClock.now
+    private func waitForNegotiation(deadline: ContinuousClock.Instant) {
+        while !negotiation.isFinished, terminal.now < deadline {
+            _ = terminal.wait(timeout: deadline - terminal.now)
+            let now = terminal.now
             for event in decoder.decode(terminal.readAvailable(), now: now) { route(event, now: now) }
         }
         if !negotiation.isFinished { negotiation.timedOut() }
-        Log.info("keyboard protocol: \(negotiation.state)")
+        Log.info("keyboard protocol: \(negotiation.keyboard.state)")
     }
 
-    private func step() {
-        let now = ContinuousClock.now
+    /// One turn of the loop: tick the visible screens, draw, wait for input or a signal, route it.
+    func step() {
+        let now = terminal.now
         var actions: [AppAction] = []
         var timeout: Duration = .milliseconds(250)
         for screen in visibleScreens {
             if let wanted = screen.tick(now: now, context: context, actions: &actions) { timeout = min(timeout, wanted) }
         }
         perform(actions)
+        if let session {
+            for outcome in session.takeTickOutcomes() { tellObservers(session, outcome: outcome) }
+        }
         if needsDraw { draw() }
         if let deadline = decoder.pendingDeadline { timeout = min(timeout, max(.zero, deadline - now)) }
         let wake = terminal.wait(timeout: timeout)
@@ -81,28 +109,13 @@ final class PhosphorApp {
             Log.info("the terminal hung up: quitting")
             quitRequested = true
         }
-        let later = ContinuousClock.now
+        let later = terminal.now
         let events = bytes.isEmpty ? decoder.flush(now: later) : decoder.decode(bytes, now: later)
         for event in events { route(event, now: later) }
     }
 
     private func route(_ event: InputEvent, now: ContinuousClock.Instant) {
-        switch event {
-        case .modeReport(let mode, let setting):
-            if mode == SynchronizedOutput.mode {
-                terminal.setSynchronizedOutput(SynchronizedOutput.isSupported(setting: setting))
-                Log.info("synchronized output: \(terminal.synchronizedOutput ? "yes" : "no") (DECRPM \(setting))")
-            }
-            return
-        case .keyboardFlags, .deviceAttributes:
-            let wasPushed = isPushed
-            let reply = negotiation.handle(event)
-            if !reply.isEmpty { terminal.write(reply) }
-            if isPushed != wasPushed { terminal.setKeyboardFlagsPushed(isPushed) }
-            return
-        default:
-            break
-        }
+        if negotiation.handle(event, terminal: terminal) { return }
         var actions: [AppAction] = []
         for screen in screens.reversed() {
             if screen.handle(event, now: now, actions: &actions) == .consumed { break }
@@ -110,13 +123,6 @@ final class PhosphorApp {
         }
         perform(actions)  // any action asks for a draw
         if !(screens.last?.drawsOnTicks ?? false) { needsDraw = true }
-    }
-
-    private var isPushed: Bool {
-        switch negotiation.state {
-        case .verifying, .active: true
-        default: false
-        }
     }
 
     private func handleSignal(_ signal: Int32) {
@@ -151,9 +157,52 @@ final class PhosphorApp {
 
     private func draw() {
         needsDraw = false
-        context.cursesDirty = false
         for screen in visibleScreens { screen.draw(in: context) }
         CursesWindow.update()
+    }
+
+    /// Tells every screen whose cover changed (a screen pushed on it, or the last one above it gone).
+    private func stackChanged() {
+        var now: [ObjectIdentifier: Bool] = [:]
+        for (index, screen) in screens.enumerated() {
+            let id = ObjectIdentifier(screen)
+            let isCovered = index < screens.count - 1
+            now[id] = isCovered
+            if covered[id] != isCovered, covered[id] != nil || isCovered { screen.coverChanged(covered: isCovered) }
+        }
+        covered = now
+    }
+
+    /// Starts a game: its session and the screen that plays it (not yet on the stack).
+    func startGame(_ launch: GameLaunch) throws -> Screen {
+        let session = try GameSession(launch: launch, services: services, releaseEvents: releaseEvents, now: terminal.now)
+        // Play statistics go to the library (if one is open) like any other library command.
+        session.onFinished = { [weak self] seconds in self?.perform([.library(.gameFinished(launch, seconds: seconds))]) }
+        let screen = PlayScreen(session: session, services: services, terminal: terminal)
+        self.session = session
+        sessionScreen = screen
+        return screen
+    }
+
+    /// Pops the top screen, letting it finish.
+    private func popTop() {
+        let top = screens.popLast()
+        (top as? ClosingScreen)?.close()
+        if let top, top === sessionScreen { session = nil }
+    }
+
+    /// Hands a command to the running game and its outcome to the screens that show the game.
+    private func perform(_ command: GameCommand) {
+        guard let session else { return }
+        let outcome = session.perform(command, now: terminal.now)
+        tellObservers(session, outcome: outcome)
+    }
+
+    private func tellObservers(_ session: GameSession, outcome: GameCommandOutcome) {
+        let observers = screens.compactMap { $0 as? GameObservingScreen }
+        guard !observers.isEmpty else { return }
+        let snapshot = session.snapshot
+        for observer in observers { observer.gameChanged(snapshot, outcome: observer === screens.last ? outcome : nil) }
     }
 
     func perform(_ actions: [AppAction]) {
@@ -161,19 +210,23 @@ final class PhosphorApp {
             switch action {
             case .push(let screen):
                 screens.append(screen)
+                stackChanged()
             case .pop:
-                if let closing = screens.popLast() as? ClosingScreen { closing.close() }
+                popTop()
+                stackChanged()
                 // Every screen still visible repaints fully where the overlay was. No whole-screen
                 // ncurses repaint here: it would paint ncurses' blank background over a game picture.
                 for screen in visibleScreens { screen.becameTop() }
+            case .closeOverlays:
+                while let top = screens.last, top.isOverlay { popTop() }
+                stackChanged()
+                for screen in visibleScreens { screen.becameTop() }
             case .play(let launch):
                 do {
-                    let play = try PlayScreen(launch: launch, services: services, releaseEvents: releaseEvents,
-                                              terminal: terminal)
-                    play.onFinished = { [services] seconds in services.onGameFinished?(launch, seconds) }
                     // The play screen's first frame repaints every cell of the terminal itself.
-                    screens.append(play)
-                    services.onGameStarted?(launch)
+                    screens.append(try startGame(launch))
+                    stackChanged()
+                    perform([.library(.gameStarted(launch))])
                 } catch {
                     let message = "\(error)"
                     Log.error(message)
@@ -183,36 +236,40 @@ final class PhosphorApp {
                     }
                 }
             case .returnToLibrary:
-                while let top = screens.last, top is PlayScreen || top.isOverlay {
-                    (screens.removeLast() as? ClosingScreen)?.close()
+                // Everything from the game's screen up goes (a game from the command line has no library under it).
+                if let gameScreen = sessionScreen, screens.contains(where: { $0 === gameScreen }) {
+                    while let top = screens.last {
+                        popTop()
+                        if top === gameScreen { break }
+                    }
+                } else {
+                    while let top = screens.last, top.isOverlay { popTop() }
                 }
                 if screens.isEmpty, let factory = libraryScreenFactory { screens.append(factory()) }
+                stackChanged()
                 screens.last?.becameTop()
                 CursesWindow.repaintEverything()
             case .quit:
                 quitRequested = true
+            case .fail(let message):
+                services.exitMessage = message
             case .notify(let message):
                 (screens.last as? NotifiableScreen)?.notify(message)
             case .redraw:
                 break  // any action sets needsDraw below
+            case .game(let command):
+                perform(command)
+            case .library(let command):
+                for screen in screens.reversed() {
+                    if let handler = screen as? LibraryCommandHandling {
+                        handler.perform(command)
+                        let snapshot = handler.librarySnapshot
+                        for observer in screens.compactMap({ $0 as? LibraryObservingScreen }) { observer.libraryChanged(snapshot) }
+                        break
+                    }
+                }
             }
         }
         if !actions.isEmpty { needsDraw = true }
     }
-}
-
-/// A screen that must finish something when it goes away (stop the core, write saves).
-protocol ClosingScreen: Screen {
-    func close()
-}
-
-/// A screen that shows one-line messages.
-protocol NotifiableScreen: Screen {
-    func notify(_ message: String)
-}
-
-/// A screen that must pause work across Ctrl-Z.
-protocol SuspendingScreen: Screen {
-    func willSuspend()
-    func didResume()
 }

@@ -3,13 +3,14 @@ import Foundation
 import Input
 import Library
 import PhosphorKit
+import Terminal
 
 /// The game browser: systems sidebar, game list with a "Continue" section, a preview of the
 /// latest save state, type-to-search, sorts and favourites. Starts games with `.play`.
 ///
 /// Threading: UI thread only. Library scans run on their own thread (`LibraryScanTask`); this
 /// screen polls their progress on its ticks.
-final class LibraryScreen: Screen, NotifiableScreen {
+final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
     /// Smaller terminals get a message instead of the layout.
     static let minimumColumns = 40
     static let minimumRows = 12
@@ -47,8 +48,6 @@ final class LibraryScreen: Screen, NotifiableScreen {
         }
         reload()
         startScan()
-        services.onGameStarted = { [weak self] launch in self?.gameStarted(launch) }
-        services.onGameFinished = { [weak self] launch, seconds in self?.gameFinished(launch, seconds: seconds) }
     }
 
     // MARK: Library data
@@ -137,23 +136,17 @@ final class LibraryScreen: Screen, NotifiableScreen {
 
     // MARK: Folders
 
-    /// Adds a folder typed or pasted into the dialog; nil on success, else the error line.
-    func addFolder(path typed: String) -> String? {
-        let trimmed = typed.trimmingCharacters(in: .whitespaces)
-        guard !trimmed.isEmpty else { return "type a folder path" }
-        let expanded = (trimmed as NSString).expandingTildeInPath
-        let url = URL(fileURLWithPath: expanded, isDirectory: true)
+    private func addFolder(_ url: URL) {
         do {
             let folder = try library.addFolder(url)
             status = ("added \(RomInspector.sanitizedDisplayText(folder.url.path)); scanning…", false)
             startScan()
-            return nil
         } catch {
-            return "\(error)"
+            status = ("\(error)", true)
         }
     }
 
-    func removeFolder(_ folder: URL) {
+    private func removeFolder(_ folder: URL) {
         do {
             try library.removeFolder(folder)
             status = ("removed \(RomInspector.sanitizedDisplayText(folder.path)) from the library", false)
@@ -165,11 +158,25 @@ final class LibraryScreen: Screen, NotifiableScreen {
 
     func isBundled(_ folder: URL) -> Bool { folder.standardizedFileURL.path == bundledRoms?.standardizedFileURL.path }
 
-    func openAddFolderDialog(actions: inout [AppAction]) {
-        let dialog = TextEntryDialog(title: "Add Folder", prompt: "Folder with games (type or paste a path):") { [unowned self] in
-            addFolder(path: $0)
+    func openAddFolderDialog(actions: inout [AppAction]) { push(AddFolderDialog.make(), actions: &actions) }
+
+    // MARK: Commands
+
+    func perform(_ command: LibraryCommand) {
+        switch command {
+        case .addFolder(let url): addFolder(url)
+        case .removeFolder(let url): removeFolder(url)
+        case .rescan: rescan()
+        case .cycleSort: model.cycleSort()
+        case .toggleFavouritesOnly: model.toggleFavouritesOnly()
+        case .gameStarted(let launch): gameStarted(launch)
+        case .gameFinished(let launch, let seconds): gameFinished(launch, seconds: seconds)
         }
-        push(dialog, actions: &actions)
+    }
+
+    var librarySnapshot: LibrarySnapshot {
+        let folders = ((try? library.folders()) ?? []).map { (url: $0.url, isBundled: isBundled($0.url)) }
+        return LibrarySnapshot(sort: model.sort, favouritesOnly: model.favouritesOnly, folders: folders)
     }
 
     func push(_ screen: Screen, actions: inout [AppAction]) {
@@ -222,7 +229,7 @@ final class LibraryScreen: Screen, NotifiableScreen {
             case "e": model.toggleFavouritesOnly()
             case "a": openAddFolderDialog(actions: &actions)
             case "r": rescan()
-            case "o": push(BrowserMenu(library: self), actions: &actions)
+            case "o": push(BrowserMenu(snapshot: librarySnapshot), actions: &actions)
             case "u": model.setSearch("")
             default: break
             }
@@ -233,7 +240,7 @@ final class LibraryScreen: Screen, NotifiableScreen {
         case .function(3): toggleFavourite()
         case .function(4): model.toggleFavouritesOnly()
         case .function(5): rescan()
-        case .function(9): push(BrowserMenu(library: self), actions: &actions)
+        case .function(9): push(BrowserMenu(snapshot: librarySnapshot), actions: &actions)
         case .function(10): actions.append(.quit)
         case .backspace:
             if !model.search.isEmpty { model.setSearch(String(model.search.dropLast())) }
@@ -295,13 +302,11 @@ final class LibraryScreen: Screen, NotifiableScreen {
         }
     }
 
-    func rescan() {
+    private func rescan() {
         status = ("scanning…", false)
         startScan()
     }
 
-    func cycleSort() { model.cycleSort() }
-    func toggleFavouritesOnly() { model.toggleFavouritesOnly() }
 
     // MARK: Drawing
 
@@ -312,7 +317,6 @@ final class LibraryScreen: Screen, NotifiableScreen {
         window.clear()
         defer {
             window.stage()
-            context.cursesDirty = true
         }
         clickTargets = ClickTargets()
         guard columns >= Self.minimumColumns, rows >= Self.minimumRows else {

@@ -1,5 +1,6 @@
 import Foundation
 import Input
+import Terminal
 
 /// A centred one-line text field (the "Add Folder" and "Add Cheat" dialogs): typing and pasting
 /// insert text, Backspace deletes, Ctrl-U clears, Enter submits, Esc cancels. `decide` accepts the
@@ -7,7 +8,8 @@ import Input
 /// error, keeping what was typed. UI thread only.
 final class TextEntryDialog: Screen {
     enum Outcome {
-        case accepted
+        /// Accepted: the dialog closes and these actions follow (a command with the text).
+        case accepted(then: [AppAction])
         /// Rejected: the message is shown under the field, the text stays.
         case rejected(String)
         /// Accepted, and this screen follows (a second question).
@@ -33,7 +35,7 @@ final class TextEntryDialog: Screen {
 
     /// `submit` returns nil when it accepted the text or a one-line error to show.
     convenience init(title: String, prompt: String, submit: @escaping (String) -> String?) {
-        self.init(title: title, prompt: prompt) { text in submit(text).map(Outcome.rejected) ?? .accepted }
+        self.init(title: title, prompt: prompt) { text in submit(text).map(Outcome.rejected) ?? .accepted(then: []) }
     }
 
     var isOverlay: Bool { true }
@@ -52,7 +54,7 @@ final class TextEntryDialog: Screen {
                 actions.append(.pop)
             case .enter, .keypadEnter:
                 switch decide(text) {
-                case .accepted: actions.append(.pop)
+                case .accepted(let then): actions += [.pop] + then
                 case .rejected(let error): message = error
                 case .next(let screen): actions += [.pop, .push(screen)]
                 }
@@ -94,6 +96,5 @@ final class TextEntryDialog: Screen {
         }
         window.put(hint, row: rows - 1, column: 2, width: columns - 4, style: Theme.dialogBorder)
         window.stage()
-        context.cursesDirty = true
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Input
 import Library
 import PhosphorKit
+import Terminal
 
 /// `phosphor` (the game browser) and `phosphor add DIR`.
 enum BrowserCommand {

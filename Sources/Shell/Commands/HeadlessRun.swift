@@ -35,19 +35,17 @@ struct HeadlessRun {
     }
 
     func run() throws -> Result {
-        let system = try RomCheck.inspect(rom)
-        let stateBytes = try stateIn.map { try Self.readState($0) }
-        let stateName = stateIn?.lastPathComponent ?? ""
-        let catalog = CoreCatalog.discover()
         let config = ConfigStore.load(from: paths.configFile)
         if let error = config.loadError { Log.error("\(error)") }
-        let core = try CoreSelection.core(for: rom, system: system, explicitCore: explicitCore,
-                                          preferences: config.config.corePreferences, catalog: catalog)
-        let thread = CoreThread(configuration: CoreHost.Configuration(core: core, rom: rom, paths: paths, system: system))
+        let setup = try GameSetup(rom: rom, system: nil, explicitCore: explicitCore, config: config.config,
+                                  catalog: CoreCatalog.discover())
+        let stateBytes = try stateIn.map { try Self.readState($0) }
+        let stateName = stateIn?.lastPathComponent ?? ""
+        let thread = setup.makeThread(paths: paths)
         thread.realTime = false
         thread.frameLimit = frames
         thread.copyOnlyFinalFrames = true
-        thread.cheats = try Self.coreCheats(cheats, system: system ?? core.systems.first, core: core)
+        thread.cheats = try Self.coreCheats(cheats, setup: setup)
         let failure = Mutex<Error?>(nil)
         let recorder = try audioWAV.map { try AudioRecording(file: $0) }
         let input = self.input
@@ -93,9 +91,10 @@ struct HeadlessRun {
 
     /// The `--cheat` codes as the core takes them, all enabled. A code of the wrong format, or a
     /// core that ignores cheats, is an error: a scripted run must not silently run without them.
-    static func coreCheats(_ codes: [String], system: GameSystem?, core: CoreInfo) throws -> [CoreCheat] {
+    static func coreCheats(_ codes: [String], setup: GameSetup) throws -> [CoreCheat] {
         guard !codes.isEmpty else { return [] }
-        let support = CoreCheatSupport.forCore(named: core.name, displayName: core.displayName)
+        let support = setup.cheatSupport
+        let system = setup.system
         if let reason = support.unsupportedReason { throw RomCheck.Failure(description: "--cheat: \(reason)") }
         guard let system else { throw RomCheck.Failure(description: "--cheat: cannot tell which console's codes to expect") }
         var list = CheatList(system: system)

@@ -22,9 +22,7 @@ enum PlayCommand {
         services.overrides.frameLimit = try parsed.integer("frames").map(UInt64.init)
         let launch = GameLaunch(rom: rom, system: system, title: rom.deletingPathExtension().lastPathComponent,
                                 gameID: nil, explicitCore: parsed.options["core"].map { URL(fileURLWithPath: $0) })
-        return try runApp(services: services) { app in
-            try PlayScreen(launch: launch, services: services, releaseEvents: app.releaseEvents, terminal: app.terminal)
-        }
+        return try runApp(services: services) { app in try app.startGame(launch) }
     }
 
     /// Opens the terminal, runs the app, and reports a fatal error after the terminal is back.

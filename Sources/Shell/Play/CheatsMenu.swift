@@ -2,88 +2,117 @@ import Emulation
 import Foundation
 import Input
 import PhosphorKit
+import Terminal
 
 /// The pause menu's "Cheat Codes": the game's cheats with their on/off state. Enter toggles a
 /// cheat and hands the list to the core at once; "Add cheat…" asks for a code (typed or pasted;
 /// a code of the wrong format shows why and keeps what was typed) and then an optional name;
 /// Del (or Backspace) deletes the selected cheat. Every change is saved to the game's file.
 /// A core that ignores cheats gets its reason instead of the list. UI thread only.
-final class CheatsMenu: ListMenu {
-    private unowned let play: PlayScreen
+final class CheatsMenu: ListMenu, GameObservingScreen {
+    private let system: GameSystem
+    private var cheats: CheatSnapshot
+    /// What the last change sent was, to say so when its outcome comes back.
+    private var pendingMessage: ((CheatList) -> String)?
 
-    init(play: PlayScreen) {
-        self.play = play
-        super.init(title: "Cheat Codes — \(play.system.displayName)")
+    init(snapshot: GameSnapshot) {
+        system = snapshot.system
+        cheats = snapshot.cheats
+        super.init(title: "Cheat Codes — \(snapshot.system.displayName)")
         width = 60
         help = "Enter on/off · Del delete · Esc back"
         reload()
     }
 
-    private var cheats: [Cheat] { play.cheatStore.list.cheats }
+    func gameChanged(_ snapshot: GameSnapshot, outcome: GameCommandOutcome?) {
+        cheats = snapshot.cheats
+        if let outcome, case .addCheat(let cheat) = outcome.command {
+            if outcome.succeeded { selection = max(0, cheats.list.cheats.count - 1) }
+            let count = CheatSnapshot.countText(cheats.list.enabledCount)
+            message = RomInspector.sanitizedDisplayText(outcome.problem ?? "added \(cheat.title) · \(count)")
+            return reload()
+        }
+        guard let outcome, case .setCheats = outcome.command else { return reload() }
+        let describe = pendingMessage
+        pendingMessage = nil
+        if let problem = outcome.problem {
+            message = RomInspector.sanitizedDisplayText(problem)
+        } else if let describe {
+            message = RomInspector.sanitizedDisplayText(describe(cheats.list))
+        }
+        reload()
+    }
 
     override func reload() {
-        if let reason = play.cheatSupport.unsupportedReason {
+        if let reason = cheats.unsupportedReason {
             items = [MenuItem(label: "Not available with this core", enabled: false)]
             help = "Esc back"
             message = reason
             return
         }
-        items = cheats.enumerated().map { index, cheat in
+        items = cheats.list.cheats.enumerated().map { index, cheat in
             MenuItem(label: RomInspector.sanitizedDisplayText(cheat.title),
                      value: cheat.isValid ? (cheat.enabled ? "[x]" : "[ ]") : "invalid",
-                     activate: { [unowned self] in toggle(index) })
+                     activate: { [unowned self] in toggle(index, actions: &$0) })
         }
-        items.append(MenuItem(label: "Add cheat…", activate: { [unowned self] in askForCode() }))
+        items.append(MenuItem(label: "Add cheat…", activate: { [unowned self] in askForCode(actions: &$0) }))
     }
 
     override func draw(in context: DrawContext) {
         // With nothing else to say (the last key's result), the message line explains the
         // selected row or the file. The list menu clears the message on every key.
         if message == nil {
-            if let cheat = cheats[safe: selection], case .failure(let reason) = cheat.checked {
+            if let cheat = cheats.list.cheats[safe: selection], case .failure(let reason) = cheat.checked {
                 message = "invalid code: \(reason)"
-            } else if let error = play.cheatStore.loadError {
-                message = "\(error)"
+            } else if let error = cheats.loadError {
+                message = error
             } else {
-                message = play.cheatSupport.note
+                message = cheats.note
             }
         }
         super.draw(in: context)
     }
 
-    private func toggle(_ index: Int) {
-        guard let cheat = cheats[safe: index] else { return }
-        guard cheat.isValid else { return }  // reload shows why
-        var list = play.cheatStore.list
-        list.cheats[index].enabled.toggle()
-        let problem = play.updateCheats(list)
-        let state = "\(list.cheats[index].enabled ? "on" : "off"): \(cheat.title) · \(PlayScreen.cheatCountText(play.cheatStore.list.enabledCount))"
-        message = RomInspector.sanitizedDisplayText(problem ?? state)
+    /// Sends the new list; `describe` says what happened once it is applied and saved.
+    private func send(_ list: CheatList, actions: inout [AppAction], describe: @escaping (CheatList) -> String) {
+        pendingMessage = describe
+        actions.append(.game(.setCheats(list)))
     }
 
-    override func handleOther(_ key: Key, modifiers: KeyModifiers) -> Bool {
+    private func toggle(_ index: Int, actions: inout [AppAction]) {
+        guard let cheat = cheats.list.cheats[safe: index], cheat.isValid else { return }  // reload shows why
+        var list = cheats.list
+        list.cheats[index].enabled.toggle()
+        let state = list.cheats[index].enabled ? "on" : "off"
+        send(list, actions: &actions) { "\(state): \(cheat.title) · \(CheatSnapshot.countText($0.enabledCount))" }
+    }
+
+    override func handleOther(_ key: Key, modifiers: KeyModifiers, actions: inout [AppAction]) -> Bool {
         guard key == .delete || key == .backspace else { return false }
-        guard let cheat = cheats[safe: selection] else { return true }
-        var list = play.cheatStore.list
+        guard let cheat = cheats.list.cheats[safe: selection] else { return true }
+        var list = cheats.list
         list.cheats.remove(at: selection)
-        let problem = play.updateCheats(list)
-        message = RomInspector.sanitizedDisplayText(problem ?? "deleted \(cheat.title) · \(PlayScreen.cheatCountText(play.cheatStore.list.enabledCount))")
+        send(list, actions: &actions) { "deleted \(cheat.title) · \(CheatSnapshot.countText($0.enabledCount))" }
+        cheats.list = list  // the selection moves within the shorter list at once
         move(by: 0)
         return true
     }
 
     /// The code first (checked on Enter), then the name; the cheat is added, switched on and
-    /// applied when the name is confirmed.
-    private func askForCode() {
-        if let error = play.cheatStore.loadError {
+    /// applied when the name is confirmed (the dialogs send `.addCheat`, they hold no menu).
+    private func askForCode(actions: inout [AppAction]) {
+        if let error = cheats.loadError {
             message = "cheats can't be added: \(error)"
             return
         }
-        let system = play.system
+        actions.append(.push(Self.codeDialog(system: system)))
+    }
+
+    private static func codeDialog(system: GameSystem) -> TextEntryDialog {
         let formats = CheatFormat.formats(for: system).map(\.displayName)
         let unique = formats.enumerated().filter { !formats[..<$0.offset].contains($0.element) }.map(\.element)
         let dialog = TextEntryDialog(title: "Add Cheat — \(system.displayName)",
-                                     prompt: "Code (\(unique.joined(separator: ", "))):", decide: { [unowned self] text in
+                                     prompt: "Code (\(unique.joined(separator: ", "))):", decide: { text in
             do {
                 let code = try CheatCodeValidator.validate(text, for: system)
                 return .next(nameDialog(for: code))
@@ -93,19 +122,13 @@ final class CheatsMenu: ListMenu {
         })
         dialog.pastedLineBreak = "+"
         dialog.hint = "Enter next · Esc cancel · paste works"
-        pending.append(.push(dialog))
+        return dialog
     }
 
-    private func nameDialog(for code: CheatCode) -> TextEntryDialog {
-        let dialog = TextEntryDialog(title: "Name the Cheat", prompt: "Name for \(code.text) (optional):", decide: { [unowned self] name in
-            var list = play.cheatStore.list
-            list.cheats.append(Cheat(name: name.trimmingCharacters(in: .whitespaces), code: code))
-            let problem = play.updateCheats(list)
-            if problem != nil, play.cheatStore.list.cheats.count != list.cheats.count { return .rejected(problem!) }
-            selection = play.cheatStore.list.cheats.count - 1
-            message = RomInspector.sanitizedDisplayText(
-                problem ?? "added \(list.cheats[selection].title) · \(PlayScreen.cheatCountText(play.cheatStore.list.enabledCount))")
-            return .accepted
+    private static func nameDialog(for code: CheatCode) -> TextEntryDialog {
+        let dialog = TextEntryDialog(title: "Name the Cheat", prompt: "Name for \(code.text) (optional):", decide: { name in
+            let cheat = Cheat(name: name.trimmingCharacters(in: .whitespaces), code: code)
+            return .accepted(then: [.game(.addCheat(cheat))])
         })
         dialog.hint = "Enter add (empty: no name) · Esc cancel"
         return dialog

@@ -1,36 +1,40 @@
 import Input
 import PhosphorKit
+import Terminal
 
 /// Delta's "Hold Button": buttons that stay pressed until unchecked. Space or Enter toggles.
-final class HoldButtonsMenu: ListMenu {
-    private unowned let play: PlayScreen
+/// UI thread only.
+final class HoldButtonsMenu: ListMenu, GameObservingScreen {
+    private let system: GameSystem
+    private var held: ButtonMask
 
-    init(play: PlayScreen) {
-        self.play = play
+    init(snapshot: GameSnapshot) {
+        system = snapshot.system
+        held = snapshot.heldButtons
         super.init(title: "Hold Buttons")
         width = 40
         help = "Enter toggle · C clear all · Esc back"
         reload()
     }
 
+    func gameChanged(_ snapshot: GameSnapshot, outcome: GameCommandOutcome?) {
+        held = snapshot.heldButtons
+        reload()
+    }
+
     override func reload() {
-        let input = play.input
-        items = play.system.buttons.map { button in
-            let held = input.holdButtons.held.contains(button)
-            return MenuItem(label: play.system.label(for: button), value: held ? "[x]" : "[ ]", activate: {
-                input.holdButtons.toggle(button)
+        items = system.buttons.map { button in
+            MenuItem(label: system.label(for: button), value: held.contains(button) ? "[x]" : "[ ]", activate: {
+                $0.append(.game(.toggleHeldButton(button)))
             })
         }
     }
 
-    override func handleOther(_ key: Key, modifiers: KeyModifiers) -> Bool {
+    override func handleOther(_ key: Key, modifiers: KeyModifiers, actions: inout [AppAction]) -> Bool {
         switch key {
-        case .character(" "):
-            items[safe: selection]?.activate?()
-        case .character("c"):
-            play.input.holdButtons.releaseAll()
-        default:
-            return false
+        case .character(" "): items[safe: selection]?.activate?(&actions)
+        case .character("c"): actions.append(.game(.releaseHeldButtons))
+        default: return false
         }
         return true
     }

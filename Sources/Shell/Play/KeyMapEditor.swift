@@ -1,20 +1,21 @@
 import Foundation
 import Input
 import PhosphorKit
+import Terminal
 
 /// Per-system key mapping: pick a button or action, press Enter, press the new key. Conflicts
 /// (one key bound twice) are marked; R restores the defaults; changes are saved on leaving.
-final class KeyMapEditor: ListMenu {
-    private unowned let play: PlayScreen
+final class KeyMapEditor: ListMenu, GameObservingScreen {
+    private let system: GameSystem
     private var map: KeyMap
     private var targets: [KeyBindingTarget] = []
     private var capturing: KeyBindingTarget?
     private var changed = false
 
-    init(play: PlayScreen) {
-        self.play = play
-        map = play.input.keyMap
-        super.init(title: "Keys — \(play.system.displayName)")
+    init(snapshot: GameSnapshot) {
+        system = snapshot.system
+        map = snapshot.keyMap
+        super.init(title: "Keys — \(snapshot.system.displayName)")
         width = 52
         help = "Enter rebind · Del clear · R defaults · Esc save & back"
         reload()
@@ -22,22 +23,23 @@ final class KeyMapEditor: ListMenu {
 
     override func reload() {
         let conflicted = Set(map.conflicts.flatMap(\.targets))
-        targets = play.system.buttons.map { .button(port: 0, $0) }
-            + play.system.buttons.map { .button(port: 1, $0) }
+        targets = system.buttons.map { .button(port: 0, $0) }
+            + system.buttons.map { .button(port: 1, $0) }
             + InputAction.allCases.map { .action($0) }
         items = targets.map { target in
             let label: String = switch target {
-            case .button(let port, let button): "P\(port + 1) \(play.system.label(for: button))"
+            case .button(let port, let button): "P\(port + 1) \(system.label(for: button))"
             case .action(let action): action.title
             }
             var value = map.keys(for: target).map(\.name).joined(separator: ", ")
             if value.isEmpty { value = "—" }
             if conflicted.contains(target) { value = "! " + value }
             if capturing == target { value = "press a key…" }
-            return MenuItem(label: label, value: value, activate: { [unowned self] in
+            return MenuItem(label: label, value: value, activate: { [unowned self] actions in
                 capturing = target
-                _ = play.gamepads.takeLastButtonPress()  // only presses from now on count
-                if case .button = target {
+                if case .button(_, let button) = target {
+                    // A pad button press binds it on that pad (saved to gamepads.json).
+                    actions.append(.game(.captureGamepadButton(button)))
                     message = "press the new key or pad button for \(label) (Esc cancels)"
                 } else {
                     message = "press the new key for \(label) (Esc cancels)"
@@ -49,6 +51,7 @@ final class KeyMapEditor: ListMenu {
     override func handle(_ event: InputEvent, now: ContinuousClock.Instant, actions: inout [AppAction]) -> EventResult {
         guard let target = capturing else { return super.handle(event, now: now, actions: &actions) }
         guard case .key(let key) = event, key.kind == .press else { return .consumed }
+        if case .button = target { actions.append(.game(.captureGamepadButton(nil))) }
         capturing = nil
         if key.key == .escape && key.modifiers.isEmpty {
             message = "unchanged"
@@ -62,34 +65,23 @@ final class KeyMapEditor: ListMenu {
         return .consumed
     }
 
-    /// While waiting for a player's button, a pad button press binds it on that pad (saved to
-    /// gamepads.json). The game is paused, so the editor polls the pads itself.
-    func tick(now: ContinuousClock.Instant, context: DrawContext, actions: inout [AppAction]) -> Duration? {
-        guard case .button(_, let button)? = capturing else { return nil }
-        play.gamepads.poll(now: now)
-        guard let press = play.gamepads.takeLastButtonPress() else { return .milliseconds(30) }
-        capturing = nil
-        play.gamepads.bind(code: press.code, to: button, onPad: press.pad)
-        do {
-            let text = try GamepadMapping.fileText(for: play.gamepads.overrides)
-            try AtomicFile.write(Array(text.utf8), to: play.services.paths.gamepadMappings)
-            message = "\(play.system.label(for: button)) is now pad button \(press.code) on \(RomInspector.sanitizedDisplayText(press.pad))"
-        } catch {
-            message = "pad mapping not saved: \(error)"
-        }
+    /// A pad button was bound while the editor waited (the session polls the pads while paused).
+    func gameChanged(_ snapshot: GameSnapshot, outcome: GameCommandOutcome?) {
+        guard let outcome, case .captureGamepadButton(let button?) = outcome.command,
+              outcome.message != nil || outcome.problem != nil else { return }
+        if case .button(_, button)? = capturing { capturing = nil }
+        message = outcome.problem ?? outcome.message
         reload()
-        actions.append(.redraw)
-        return nil
     }
 
-    override func handleOther(_ key: Key, modifiers: KeyModifiers) -> Bool {
+    override func handleOther(_ key: Key, modifiers: KeyModifiers, actions: inout [AppAction]) -> Bool {
         switch key {
         case .delete:
             guard let target = targets[safe: selection] else { return false }
             map.setKeys([], for: target)
             changed = true
         case .character("r"):
-            map = KeyMap.defaults(for: play.system)
+            map = KeyMap.defaults(for: system)
             changed = true
             message = "defaults restored"
         default:
@@ -98,14 +90,8 @@ final class KeyMapEditor: ListMenu {
         return true
     }
 
-    override func willClose() {
-        guard changed else { return }
-        play.input.setKeyMap(map)
-        do {
-            try KeyMapStore(paths: play.services.paths).save(map)
-            play.notify("key map saved")
-        } catch {
-            play.notify("key map not saved: \(error)", seconds: 5)
-        }
+    override func willClose(actions: inout [AppAction]) {
+        if capturing != nil { actions.append(.game(.captureGamepadButton(nil))) }
+        if changed { actions.append(.game(.setKeyMap(map))) }
     }
 }

@@ -1,25 +1,42 @@
 import Foundation
 import Input
 import PhosphorKit
+import Terminal
 
 /// Save or load a state: the slots with their date and lock, and a preview of the selected one.
 /// L locks/unlocks, Delete deletes, U undoes the last save into the slot.
-final class StateSlotsMenu: ListMenu {
+final class StateSlotsMenu: ListMenu, GameObservingScreen {
     enum Mode { case save, load }
 
-    private unowned let play: PlayScreen
     private let mode: Mode
-    private var summaries: [StateStore.SlotSummary] = []
+    private var summaries: [StateStore.SlotSummary]
     private var previewWindow: CursesWindow?
 
-    init(play: PlayScreen, mode: Mode) {
-        self.play = play
+    init(snapshot: GameSnapshot, mode: Mode) {
         self.mode = mode
+        summaries = snapshot.stateSlots
         super.init(title: mode == .save ? "Save State" : "Load State")
         width = 44
         help = "Enter \(mode == .save ? "save" : "load") · L lock · Del delete · U undo save · Esc back"
-        selection = StateSlot.all.firstIndex(of: .numbered(play.slot)) ?? 1
+        selection = StateSlot.all.firstIndex(of: .numbered(snapshot.slot)) ?? 1
         reload()
+    }
+
+    func gameChanged(_ snapshot: GameSnapshot, outcome: GameCommandOutcome?) {
+        summaries = snapshot.stateSlots
+        reload()
+        guard let outcome else { return }
+        if let problem = outcome.problem {
+            message = problem
+            return
+        }
+        switch outcome.command {
+        case .saveState(let slot): message = "saved to \(slot) (U undoes it)"
+        case .setStateLocked(_, let locked): message = locked ? "locked: it can't be overwritten or deleted" : "unlocked"
+        case .deleteState(let slot): message = "deleted \(slot)"
+        case .undoSave(let slot): message = "undid the last save to \(slot)"
+        default: break
+        }
     }
 
     private static let dateFormat: DateFormatter = {
@@ -29,7 +46,6 @@ final class StateSlotsMenu: ListMenu {
     }()
 
     override func reload() {
-        summaries = play.states.list()
         items = summaries.map { summary in
             let name: String = switch summary.slot {
             case .quick: "Quick save"
@@ -44,47 +60,32 @@ final class StateSlotsMenu: ListMenu {
             if summary.isLocked { value = "🔒 " + value }
             let slot = summary.slot
             let enabled = mode == .save ? slot != .auto : summary.isOccupied
-            return MenuItem(label: name, value: value, enabled: enabled, activate: { [unowned self] in activate(slot) })
+            return MenuItem(label: name, value: value, enabled: enabled, activate: { [unowned self] in activate(slot, actions: &$0) })
         }
     }
 
-    private func activate(_ slot: StateSlot) {
+    private func activate(_ slot: StateSlot, actions: inout [AppAction]) {
         switch mode {
         case .save:
-            if play.states.isLocked(slot) {
+            if summaries.first(where: { $0.slot == slot })?.isLocked == true {
                 message = "\(slot) is locked (L unlocks it)"
                 return
             }
-            play.saveState(slot)
-            if case .numbered(let number) = slot { play.changeSlot(by: number - play.slot) }
-            message = "saved to \(slot) (U undoes it)"
+            actions.append(.game(.saveState(slot)))
+            if case .numbered(let number) = slot { actions.append(.game(.selectSlot(number))) }
         case .load:
-            play.loadState(slot)
             // Back to the game: close this menu and the pause menu.
-            pending.append(.pop)
-            pending.append(.pop)
-            play.menuClosed()
+            actions += [.game(.loadState(slot)), .closeOverlays]
         }
     }
 
-    override func handleOther(_ key: Key, modifiers: KeyModifiers) -> Bool {
+    override func handleOther(_ key: Key, modifiers: KeyModifiers, actions: inout [AppAction]) -> Bool {
         guard let summary = summaries[safe: selection] else { return false }
-        do {
-            switch key {
-            case .character("l"):
-                try play.states.setLocked(!summary.isLocked, summary.slot)
-                message = summary.isLocked ? "unlocked" : "locked: it can't be overwritten or deleted"
-            case .delete:
-                try play.states.delete(summary.slot)
-                message = "deleted \(summary.slot)"
-            case .character("u"):
-                try play.states.undoLastSave(summary.slot)
-                message = "undid the last save to \(summary.slot)"
-            default:
-                return false
-            }
-        } catch {
-            message = "\(error)"
+        switch key {
+        case .character("l"): actions.append(.game(.setStateLocked(summary.slot, !summary.isLocked)))
+        case .delete: actions.append(.game(.deleteState(summary.slot)))
+        case .character("u"): actions.append(.game(.undoSave(summary.slot)))
+        default: return false
         }
         return true
     }

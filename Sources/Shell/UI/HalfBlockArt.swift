@@ -1,6 +1,7 @@
 import Foundation
 import PhosphorKit
 import Render
+import Terminal
 
 /// A small picture (a save-state preview) drawn as half blocks inside an ncurses window, in the
 /// terminal's palette. Used where ncurses owns the screen (menus, the library's preview pane).

@@ -1,16 +1,23 @@
 import Foundation
 import Input
+import Terminal
 
-/// One row of a list menu.
+/// One row of a list menu. Its closures say what the row does by adding app actions (a
+/// command for the game, a screen to push): a menu never calls another screen.
 struct MenuItem {
     var label: String
     /// Shown right-aligned (a setting's value, a key, a checkbox).
     var value: String = ""
     var enabled = true
     /// Enter / click.
-    var activate: (() -> Void)?
+    var activate: ((inout [AppAction]) -> Void)?
     /// Left / right on a value (e.g. volume -/+).
-    var adjust: ((Int) -> Void)?
+    var adjust: ((Int, inout [AppAction]) -> Void)?
+
+    /// Enter on the row: its action, or a step right for a value.
+    func select(_ actions: inout [AppAction]) {
+        if let activate { activate(&actions) } else { adjust?(1, &actions) }
+    }
 }
 
 /// A centred box with a title, a list of items, a selection bar and a help line: the building
@@ -25,8 +32,6 @@ class ListMenu: Screen {
     private var window: CursesWindow?
     private var scroll = 0
     private(set) var box = (top: 0, left: 0, rows: 0, columns: 0)
-    /// Actions queued by item closures, handed to the app after the event.
-    var pending: [AppAction] = []
 
     init(title: String) { self.title = title }
 
@@ -35,15 +40,15 @@ class ListMenu: Screen {
     /// Rebuilds `items` (values change as settings change). Subclasses override.
     func reload() {}
 
-    /// Called when the menu closes with Esc. Subclasses override to clean up.
-    func willClose() {}
+    /// Called when the menu closes with Esc. Subclasses override to send what the menu changed.
+    func willClose(actions: inout [AppAction]) {}
 
     /// Keys the menu does not handle itself (shortcuts). Return true when consumed.
-    func handleOther(_ key: Key, modifiers: KeyModifiers) -> Bool { false }
+    func handleOther(_ key: Key, modifiers: KeyModifiers, actions: inout [AppAction]) -> Bool { false }
 
-    func close() {
-        willClose()
-        pending.append(.pop)
+    func close(actions: inout [AppAction]) {
+        willClose(actions: &actions)
+        actions.append(.pop)
     }
 
     func handle(_ event: InputEvent, now: ContinuousClock.Instant, actions: inout [AppAction]) -> EventResult {
@@ -57,24 +62,22 @@ class ListMenu: Screen {
         case .pageDown, .scroll: move(by: 8)
         case .home: selection = 0; move(by: 0)
         case .end: selection = items.count - 1; move(by: 0)
-        case .left: items[safe: selection]?.adjust?(-1)
-        case .right: items[safe: selection]?.adjust?(1)
+        case .left: items[safe: selection]?.adjust?(-1, &actions)
+        case .right: items[safe: selection]?.adjust?(1, &actions)
         case .select:
-            if let item = items[safe: selection], item.enabled { (item.activate ?? { item.adjust?(1) })() }
-        case .back: close()
-        case .interrupt: close()
-        case .delete: _ = handleOther(.delete, modifiers: [])
+            if let item = items[safe: selection], item.enabled { item.select(&actions) }
+        case .back: close(actions: &actions)
+        case .interrupt: close(actions: &actions)
+        case .delete: _ = handleOther(.delete, modifiers: [], actions: &actions)
         case .click(let column, let row):
             let index = row - box.top - 2 + scroll
             if column >= box.left, column < box.left + box.columns, items.indices.contains(index) {
                 selection = index
-                if items[index].enabled { (items[index].activate ?? { self.items[index].adjust?(1) })() }
+                if items[index].enabled { items[index].select(&actions) }
             }
-        case .other(let key, let modifiers): _ = handleOther(key, modifiers: modifiers)
+        case .other(let key, let modifiers): _ = handleOther(key, modifiers: modifiers, actions: &actions)
         }
         reload()
-        actions += pending
-        pending.removeAll()
         return .consumed
     }
 
@@ -121,7 +124,6 @@ class ListMenu: Screen {
         window.put(help, row: rows - 1, column: 2, width: columns - 4, style: Theme.dialogBorder)
         window.forceRepaint()
         window.stage()
-        context.cursesDirty = true
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Input
 import PhosphorKit
+import Terminal
 
 /// What a screen did with an event (gitui's model): consumed it, or let the screen below have it.
 enum EventResult {
@@ -8,7 +9,8 @@ enum EventResult {
     case ignored
 }
 
-/// Requests screens make of the app instead of calling each other.
+/// Requests screens make of the app instead of calling each other: the only way one screen
+/// affects another, or the running game.
 enum AppAction {
     /// Start a game from the library (or a file given on the command line).
     case play(GameLaunch)
@@ -18,12 +20,21 @@ enum AppAction {
     case push(Screen)
     /// Close the top screen.
     case pop
+    /// Close every overlay above the topmost full screen (back to the game from a sub-menu).
+    case closeOverlays
     /// Quit Phosphor.
     case quit
+    /// Something failed for good (the core crashed): Phosphor prints this after the terminal is
+    /// restored and exits with status 1.
+    case fail(String)
     /// Show a one-line message in the current screen's status area.
     case notify(String)
     /// Something changed outside an event (a tick): draw again.
     case redraw
+    /// A command for the running game (from the pause menu and its screens).
+    case game(GameCommand)
+    /// A command for the library (from the browser's menus).
+    case library(LibraryCommand)
 }
 
 /// Everything needed to start a game.
@@ -50,6 +61,9 @@ protocol Screen: AnyObject {
     var isOverlay: Bool { get }
     /// The screen became the top one again (the one above closed): redraw fully.
     func becameTop()
+    /// Another screen now lies on top of this one (`true`), or none does any more (`false`).
+    /// The app derives this from its stack after every change; screens keep no flag of their own.
+    func coverChanged(covered: Bool)
     /// The screen draws on its own ticks (the play screen): an input event alone doesn't make
     /// the app redraw it, which would cost a whole picture per key press.
     var drawsOnTicks: Bool { get }
@@ -59,29 +73,22 @@ extension Screen {
     func tick(now: ContinuousClock.Instant, context: DrawContext, actions: inout [AppAction]) -> Duration? { nil }
     var isOverlay: Bool { false }
     func becameTop() {}
+    func coverChanged(covered: Bool) {}
     var drawsOnTicks: Bool { false }
 }
 
-/// What a screen draws with: the terminal size, the ncurses screen, and raw output for pictures.
-final class DrawContext {
-    let terminal: TerminalSession
-    var rows: Int { terminal.rows }
-    var columns: Int { terminal.columns }
-    /// Set by a screen when it drew something with ncurses (the app then calls doupdate once).
-    var cursesDirty = false
+/// A screen that must finish something when it goes away (stop the core, write saves).
+protocol ClosingScreen: Screen {
+    func close()
+}
 
-    init(terminal: TerminalSession) { self.terminal = terminal }
+/// A screen that shows one-line messages.
+protocol NotifiableScreen: Screen {
+    func notify(_ message: String)
+}
 
-    /// Writes raw bytes (a rendered picture) over whatever ncurses drew, then puts the cursor and
-    /// attributes back where ncurses believes they are, so its next update lands correctly.
-    func writeRaw(_ bytes: [UInt8]) {
-        guard !bytes.isEmpty else { return }
-        var row: Int32 = 0
-        var column: Int32 = 0
-        ccursesCursor(&row, &column)
-        var output = bytes
-        output += Array("\u{1B}[0m\u{1B}[\(row + 1);\(column + 1)H".utf8)
-        terminal.write(output)
-        ccursesAttributesReset()
-    }
+/// A screen that must pause work across Ctrl-Z.
+protocol SuspendingScreen: Screen {
+    func willSuspend()
+    func didResume()
 }

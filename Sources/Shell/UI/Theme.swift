@@ -1,3 +1,5 @@
+import Terminal
+
 /// The colours of Phosphor's menus (xterm palette indices, readable on 16-colour terminals too:
 /// every colour used here is one of the first 16 or falls back to one).
 enum Theme {

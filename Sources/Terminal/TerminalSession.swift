@@ -1,8 +1,7 @@
-import CCurses
-import CSystem
+internal import CCurses
+internal import CSystem
 import Foundation
 import Glibc
-import Input
 import PhosphorKit
 
 /// The terminal, owned for an interactive run: raw mode, the alternate screen (via ncurses),
@@ -15,13 +14,10 @@ import PhosphorKit
 /// own duplicate, `output`.
 ///
 /// Threading: UI thread only.
-final class TerminalSession {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+public final class TerminalSession: TerminalDevice {
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
     }
-
-    static let minimumColumns = 40
-    static let minimumRows = 12
 
     let input: Int32 = STDIN_FILENO
     /// The terminal, for Phosphor's own output.
@@ -29,22 +25,22 @@ final class TerminalSession {
     private let savedStandardOutput: Int32
     private let savedStandardError: Int32
     private let signalPipe: (read: Int32, write: Int32)
-    private(set) var rows: Int
-    private(set) var columns: Int
+    public private(set) var rows: Int
+    public private(set) var columns: Int
     private(set) var isOpen = false
     /// The kitty keyboard protocol flags are pushed (and must be popped).
     private(set) var keyboardFlagsPushed = false
     /// The terminal answered the DECRQM query for mode 2026: frames may be wrapped in
     /// synchronized output (and every exit path ends it, in case a frame was cut short).
-    private(set) var synchronizedOutput = false
+    public private(set) var synchronizedOutput = false
     /// The terminal hung up (its SSH connection or window went away): reading it gives end of
     /// file or EIO. SIGHUP usually says so too, but not when the session's leader outlives the
     /// hangup (a remote shell that traps HUP): without this the game would play on, unseen, for good.
-    private(set) var hasHungUp = false
+    public private(set) var hasHungUp = false
     private var modes: [UInt8] = []
 
     /// Checks the terminal before touching it: a real tty, not `dumb`, a UTF-8 locale.
-    init(logFile: URL, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+    public init(logFile: URL, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         guard csystem_is_terminal(STDIN_FILENO) == 1, csystem_is_terminal(STDOUT_FILENO) == 1 else {
             throw Failure(description: "needs a terminal (for runs without one: phosphor run --headless)")
         }
@@ -76,7 +72,7 @@ final class TerminalSession {
         try systemCall("dup2(log, stdout)") { csystem_replace(log, STDOUT_FILENO) }
         try systemCall("dup2(log, stderr)") { csystem_replace(log, STDERR_FILENO) }
         close(log)
-        guard ccurses_start(input, output) == 0 else {
+        guard ccurses_start(nil, input, output) == 0 else {
             putBackStandardStreams()
             throw Failure(description: "ncurses cannot drive TERM=\(ProcessInfo.processInfo.environment["TERM"] ?? "")")
         }
@@ -115,19 +111,19 @@ final class TerminalSession {
     }
 
     /// Records that the kitty flags were pushed (or popped), so every exit path pops them.
-    func setKeyboardFlagsPushed(_ pushed: Bool) {
+    public func setKeyboardFlagsPushed(_ pushed: Bool) {
         keyboardFlagsPushed = pushed
         updateRestoreSequence()
     }
 
     /// Records the terminal's answer to the synchronized-output query.
-    func setSynchronizedOutput(_ supported: Bool) {
+    public func setSynchronizedOutput(_ supported: Bool) {
         synchronizedOutput = supported
         updateRestoreSequence()
     }
 
     /// Gives the terminal back. Safe to call more than once.
-    func restore() {
+    public func restore() {
         guard isOpen else { return }
         isOpen = false
         write(modesOff)
@@ -148,7 +144,7 @@ final class TerminalSession {
     }
 
     /// Ctrl-Z: give the terminal back, stop, and take it again when continued.
-    func suspend() {
+    public func suspend() {
         let flags = keyboardFlagsPushed
         write(modesOff)
         ccurses_stop()
@@ -166,7 +162,7 @@ final class TerminalSession {
 
     /// Re-reads the window size (after SIGWINCH). Returns true when it changed.
     @discardableResult
-    func refreshSize() -> Bool {
+    public func refreshSize() -> Bool {
         guard let size = try? terminalSize(of: output), size.rows > 0, size.columns > 0 else { return false }
         let changed = size.rows != rows || size.columns != columns
         rows = size.rows
@@ -177,7 +173,7 @@ final class TerminalSession {
 
     /// Writes all of `bytes` to the terminal (a slow terminal makes this wait; the core thread
     /// never does, because frames reach the UI thread through the latest-wins mailbox).
-    func write(_ bytes: [UInt8]) {
+    public func write(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
@@ -193,18 +189,13 @@ final class TerminalSession {
         }
     }
 
-    struct Wake {
-        var input = false
-        var signals: [Int32] = []
-    }
-
     /// Waits until input arrives, a signal is caught, or `timeout` passes.
-    func wait(timeout: Duration) -> Wake {
+    public func wait(timeout: Duration) -> TerminalWake {
         let nanoseconds = max(0, min(timeout.nanoseconds, 1_000_000_000))
         var ready: UInt32 = 0
         let fds: [Int32] = [input, signalPipe.read]
         _ = csystem_poll_readable(fds, 2, nanoseconds, &ready)
-        var wake = Wake()
+        var wake = TerminalWake()
         wake.input = ready & 1 != 0
         if ready & 2 != 0 {
             var buffer = [UInt8](repeating: 0, count: 64)
@@ -215,7 +206,7 @@ final class TerminalSession {
     }
 
     /// What the terminal sent since the last call (non-blocking).
-    func readAvailable() -> [UInt8] {
+    public func readAvailable() -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: 4096)
         var ready: UInt32 = 0
         var fds: [Int32] = [input]
@@ -227,5 +218,5 @@ final class TerminalSession {
         return []
     }
 
-    var isTooSmall: Bool { columns < Self.minimumColumns || rows < Self.minimumRows }
+    public var now: ContinuousClock.Instant { .now }
 }

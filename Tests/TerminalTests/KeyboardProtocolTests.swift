@@ -1,5 +1,5 @@
 import XCTest
-@testable import Input
+@testable import Terminal
 
 final class KeyboardProtocolTests: XCTestCase {
     func testFlagsThatDoNotTakeAreRejectedAndStillPopped() {
@@ -30,5 +30,9 @@ final class KeyboardProtocolTests: XCTestCase {
         XCTAssertEqual(KeyboardProtocol.gameFlags, 11)
         XCTAssertEqual(String(decoding: KeyboardProtocol.pushGameFlags, as: UTF8.self), "\u{1B}[>11u")
         XCTAssertEqual(String(decoding: KeyboardProtocol.popFlags, as: UTF8.self), "\u{1B}[<u")
+    }
+
+    func testSynchronizedOutputIsUsedOnlyWhenTheTerminalKnowsTheMode() {
+        XCTAssertEqual((0...4).map(SynchronizedOutput.isSupported(setting:)), [false, true, true, true, false])
     }
 }

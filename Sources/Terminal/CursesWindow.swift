@@ -1,33 +1,17 @@
-import CCurses
-
-/// Text styles for menu drawing.
-struct TextStyle: Equatable {
-    /// xterm palette indices; -1 = the terminal's default colour.
-    var foreground: Int32 = -1
-    var background: Int32 = -1
-    var bold = false
-    var reverse = false
-    var dim = false
-    var underline = false
-
-    var attributes: Int32 {
-        (bold ? Int32(CCURSES_BOLD) : 0) | (reverse ? Int32(CCURSES_REVERSE) : 0)
-            | (dim ? Int32(CCURSES_DIM) : 0) | (underline ? Int32(CCURSES_UNDERLINE) : 0)
-    }
-}
+internal import CCurses
 
 /// A rectangle of the terminal that ncurses draws (menus, lists, dialogs). Row and column are
 /// relative to the window. UI thread only.
-final class CursesWindow {
+public final class CursesWindow {
     private let window: OpaquePointer
     private let owned: Bool
-    private(set) var rows: Int
-    private(set) var columns: Int
-    private(set) var top: Int
-    private(set) var left: Int
+    public private(set) var rows: Int
+    public private(set) var columns: Int
+    public private(set) var top: Int
+    public private(set) var left: Int
 
     /// The whole screen (stdscr).
-    static func screen(rows: Int, columns: Int) -> CursesWindow {
+    public static func screen(rows: Int, columns: Int) -> CursesWindow {
         CursesWindow(window: ccurses_screen(), owned: false, rows: rows, columns: columns, top: 0, left: 0)
     }
 
@@ -41,7 +25,7 @@ final class CursesWindow {
     }
 
     /// A new window; nil when the rectangle doesn't fit the terminal.
-    convenience init?(rows: Int, columns: Int, top: Int, left: Int) {
+    public convenience init?(rows: Int, columns: Int, top: Int, left: Int) {
         guard rows > 0, columns > 0, let window = ccurses_new_window(Int32(rows), Int32(columns), Int32(top), Int32(left)) else {
             return nil
         }
@@ -50,37 +34,37 @@ final class CursesWindow {
 
     deinit { if owned { ccurses_delete_window(window) } }
 
-    func clear(_ style: TextStyle = TextStyle()) { ccurses_clear(window, style.foreground, style.background) }
+    public func clear(_ style: TextStyle = TextStyle()) { ccurses_clear(window, style.foreground, style.background) }
 
     /// Writes text clipped to the window (or to `width` cells). Returns the cells used.
     @discardableResult
-    func put(_ text: String, row: Int, column: Int, width: Int? = nil, style: TextStyle = TextStyle()) -> Int {
+    public func put(_ text: String, row: Int, column: Int, width: Int? = nil, style: TextStyle = TextStyle()) -> Int {
         guard row >= 0, row < rows, column >= 0, column < columns else { return 0 }
         return Int(ccurses_put(window, Int32(row), Int32(column), text, Int32(width ?? -1),
                                style.foreground, style.background, style.attributes))
     }
 
     /// Writes `text` padded with spaces to exactly `width` cells (list rows, highlight bars).
-    func putPadded(_ text: String, row: Int, column: Int, width: Int, style: TextStyle) {
+    public func putPadded(_ text: String, row: Int, column: Int, width: Int, style: TextStyle) {
         let used = put(text, row: row, column: column, width: width, style: style)
         if used < width {
             put(String(repeating: " ", count: width - used), row: row, column: column + used, style: style)
         }
     }
 
-    func box(_ style: TextStyle) { ccurses_box(window, style.foreground, style.background) }
+    public func box(_ style: TextStyle) { ccurses_box(window, style.foreground, style.background) }
 
     /// Queues the window for the next `CursesWindow.update()`.
-    func stage() { ccurses_stage(window) }
+    public func stage() { ccurses_stage(window) }
 
     /// Makes the next update repaint this rectangle even where ncurses thinks the screen already
     /// matches (it doesn't know about the raw-drawn game picture underneath).
-    func forceRepaint() { ccurses_repaint(window) }
+    public func forceRepaint() { ccurses_repaint(window) }
 
-    static func update() { ccurses_update() }
+    public static func update() { ccurses_update() }
     /// Clears and repaints the terminal now. Not at the next update: raw pictures are written
     /// between updates, and a clear pending until then would wipe them.
-    static func repaintEverything() {
+    public static func repaintEverything() {
         ccurses_repaint_all()
         ccurses_update()
     }
@@ -88,5 +72,18 @@ final class CursesWindow {
 
 extension CursesWindow {
     /// How many palette colours the terminal offers to ncurses.
-    static var paletteSize: Int { Int(ccurses_colors()) }
+    public static var paletteSize: Int { Int(ccurses_colors()) }
+}
+
+extension CursesWindow {
+    /// Where ncurses believes the terminal cursor is (0-based), so raw output can put it back.
+    static var cursor: (row: Int, column: Int) {
+        var row: Int32 = 0
+        var column: Int32 = 0
+        ccurses_cursor(&row, &column)
+        return (Int(row), Int(column))
+    }
+
+    /// Tells ncurses that SGR 0 was written behind its back.
+    static func attributesWereReset() { ccurses_attributes_reset() }
 }

@@ -1,0 +1,470 @@
+import Audio
+import Emulation
+import Foundation
+import Input
+import PhosphorKit
+import Render
+
+/// The running game: its core thread, sound, gamepads, save states, cheats and play settings.
+/// The play screen draws it and turns keys into its calls; the pause menu and its screens change
+/// it only through `GameCommand`s (the app hands them over) and read it through `snapshot`.
+/// Play settings live once, in the configuration (`services.configStore`), and are read from there.
+///
+/// Threading: UI thread only. The core runs on its own thread (`CoreThread`); frames, samples
+/// and buttons cross over through the lock-free mailbox, ring and input state.
+final class GameSession {
+    /// Why the game is paused; it runs when there is none.
+    enum PauseReason: Hashable {
+        case menu, terminalTooSmall, suspended
+    }
+
+    let launch: GameLaunch
+    let system: GameSystem
+    let core: CoreInfo
+    let gameKey: String
+    let thread: CoreThread
+    let input: PlayerInput
+    /// Local gamepads (Linux evdev): one per player, hot-plugged, mapped per pad by gamepads.json.
+    let gamepads: GamepadManager
+    let states: StateStore
+    private let services: AppServices
+    private(set) var audio: AudioOutput?
+    private(set) var audioStatus: String?
+    /// The game's cheats (`cheats/<system>/<game>.json`) and how the core takes them.
+    private var cheatStore: CheatStore
+    private let cheatSupport: CoreCheatSupport
+    /// The colour mode from `--color` for this run; a choice in the menu replaces it.
+    private var colorModeOverride: ColorMode?
+    private var pauseReasons: Set<PauseReason> = []
+    private var fastForwardLatched = false
+    /// The battery-save failure on screen (shown once per new failure).
+    private var shownSaveFailure: String?
+    private var lastGamepadNotice: String?
+    /// The pad button that a key-map capture waits for.
+    private var capturingPadButton: JoypadButton?
+    /// Outcomes that came from a tick rather than a command (a captured pad button).
+    private var tickOutcomes: [GameCommandOutcome] = []
+    private var closed = false
+    private let startedAt: ContinuousClock.Instant
+    /// The newest frame the play screen showed (screenshots and state previews use it).
+    var lastFrame: VideoFrame?
+    /// The one-line message for the status bar, until its time is up.
+    private(set) var notice: (text: String, until: ContinuousClock.Instant)?
+    /// Called once when the game closes, with the seconds played (library accounting).
+    var onFinished: ((Int) -> Void)?
+
+    init(launch: GameLaunch, services: AppServices, releaseEvents: Bool, now: ContinuousClock.Instant) throws {
+        self.launch = launch
+        self.services = services
+        startedAt = now
+        let config = services.config
+        let setup = try GameSetup(rom: launch.rom, system: launch.system, explicitCore: launch.explicitCore,
+                                  config: config, catalog: services.catalog)
+        guard let system = setup.system else { throw EmulationError.unknownSystem(file: launch.rom.lastPathComponent) }
+        self.system = system
+        core = setup.core
+        gameKey = setup.gameKey
+
+        // Audio first: its high-water mark paces the core thread at 1x.
+        var audio: AudioOutput?
+        if services.overrides.noAudio {
+            audioStatus = "sound off"
+        } else {
+            do {
+                audio = try AudioOutput(device: services.overrides.audioDevice ?? config.audio.device,
+                                        latency: .milliseconds(config.audio.latencyMilliseconds),
+                                        fastForward: config.audio.fastForwardAudio == .spedUp ? .spedUp : .muted)
+            } catch {
+                audioStatus = "no sound: \(error)"
+                Log.warning("\(error)")
+            }
+        }
+        let ring = SampleRing(minimumCapacity: 48_000)
+        thread = setup.makeThread(paths: services.paths, audioRing: audio == nil ? nil : ring)
+        thread.frameLimit = services.overrides.frameLimit
+        cheatSupport = setup.cheatSupport
+        cheatStore = CheatStore.load(from: CheatStore.file(paths: services.paths, system: system, gameKey: gameKey),
+                                     system: system)
+        thread.cheats = cheatStore.list.coreCheats(cheatSupport)
+        thread.muteWhileFastForwarding = config.audio.fastForwardAudio == .mute
+        try thread.start()
+        let avInfo = try thread.perform { $0.avInfo }
+        if let audio {
+            do {
+                audio.setVolume(Double(config.audio.volume) / 100)
+                audio.setMuted(config.audio.muted)
+                try audio.start(ring: ring, sourceRate: avInfo.sampleRate)
+                thread.audioHighWater = audio.ringHighWater  // follows the rate given to start
+            } catch {
+                audioStatus = "no sound: \(error)"
+            }
+        }
+        self.audio = audioStatus == nil ? audio : nil
+
+        let keyMaps = KeyMapStore(paths: services.paths)
+        let loaded = keyMaps.load(system: system, game: gameKey)
+        input = PlayerInput(system: system, keyMap: loaded.map, releaseEvents: releaseEvents,
+                            timing: HoldTiming(initialDelay: .milliseconds(config.hold.initialDelayMilliseconds),
+                                               repeatGap: .milliseconds(config.hold.repeatGapMilliseconds)))
+        colorModeOverride = try? services.overrides.colorMode.map(ColorMode.init(argument:))
+        let version = (try? LibretroCoreInfoReader.version(of: core.path)) ?? core.displayVersion ?? "?"  // FIXME(core seam)
+        states = StateStore(folder: services.paths.states.appendingPathComponent(system.rawValue),
+                            game: GameIdentity(key: gameKey, system: system, romSize: Self.fileSize(launch.rom),
+                                               coreName: core.name, coreVersion: version))
+
+        let padMappings = GamepadMapping.loadOverrides(from: services.paths.gamepadMappings)
+        gamepads = GamepadManager(overrides: padMappings.overrides)
+        var notices = loaded.problems.map(\.description)
+        if let problem = padMappings.problem { notices.append(problem) }
+        notices += Self.cheatNotices(cheatStore, support: cheatSupport)
+        if let audioStatus { notices.append(audioStatus) }
+        if let releaseNotice = input.notice { notices.append(releaseNotice) }
+        startNotices = notices
+        if launch.resume { loadState(.auto, quiet: true, now: now) }
+    }
+
+    /// Problems and facts worth saying at the start (the play screen adds its skin's and shows
+    /// the first; all go to the log).
+    let startNotices: [String]
+
+    /// What the player should know about the cheats at the start: a broken file, invalid codes,
+    /// a core that ignores the cheats it has, or how many are on.
+    private static func cheatNotices(_ cheatStore: CheatStore, support cheatSupport: CoreCheatSupport) -> [String] {
+        if let error = cheatStore.loadError { return ["\(error)"] }
+        var notices = cheatStore.warnings.map(\.description)
+        let on = cheatStore.list.enabledCount
+        if on > 0 {
+            if let reason = cheatSupport.unsupportedReason { notices.append("cheats not applied: \(reason)") }
+            else { notices.append(CheatSnapshot.countText(on)) }
+        }
+        return notices
+    }
+
+    private static func fileSize(_ url: URL) -> Int? {
+        (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? nil
+    }
+
+    // MARK: Settings (stored once, in the configuration)
+
+    private var config: PhosphorConfig { services.config }
+
+    var launchedFromLibrary: Bool { launch.gameID != nil }
+    var slot: Int { config.lastStateSlots[gameKey] ?? 1 }
+    var fastForwardSpeed: Double { Double(config.fastForward.effectiveSpeed(for: system).multiplier ?? 0) }
+    var speedText: String { fastForwardSpeed == 0 ? "unlimited" : "\(Int(fastForwardSpeed))x" }
+    var dsLayout: DSScreenLayout { config.dsLayout }
+    var statusBarVisible: Bool { config.video.showStatusBar }
+    var integerScale: Bool { config.video.integerScale }
+    var colorMode: ColorMode {
+        colorModeOverride ?? config.video.colorMode.renderMode ?? ColorMode.detect(environment: ProcessInfo.processInfo.environment)
+    }
+    var enabledCheatCount: Int { cheatSupport.isSupported ? cheatStore.list.enabledCount : 0 }
+
+    var snapshot: GameSnapshot {
+        GameSnapshot(system: system, launchedFromLibrary: launchedFromLibrary, slot: slot, fastForwardText: speedText,
+                     holdText: input.holdStatusText, heldButtons: input.holdButtons.held, colorMode: colorMode,
+                     volume: audio.map { Int(($0.volume * 100).rounded()) }, muted: config.audio.muted,
+                     audioStatus: audioStatus, dsLayout: dsLayout, statusBarVisible: statusBarVisible,
+                     canUndoLoad: states.canUndoLoad, stateSlots: states.list(), keyMap: input.keyMap,
+                     cheats: CheatSnapshot(list: cheatStore.list, loadError: cheatStore.loadError.map { "\($0)" },
+                                           unsupportedReason: cheatSupport.unsupportedReason, note: cheatSupport.note))
+    }
+
+    // MARK: Running and pausing
+
+    /// Holds the game for `reason` (or lets go of it); it runs while no reason holds it.
+    func setPaused(_ paused: Bool, for reason: PauseReason) {
+        let wasPaused = !pauseReasons.isEmpty
+        if paused { pauseReasons.insert(reason) } else { pauseReasons.remove(reason) }
+        let isPaused = !pauseReasons.isEmpty
+        guard wasPaused != isPaused else { return }
+        if isPaused {
+            thread.pause()
+            audio?.setMuted(true)
+            input.releaseKeys()
+        } else {
+            audio?.setMuted(config.audio.muted)
+            thread.resume()
+        }
+    }
+
+    var isPaused: Bool { !pauseReasons.isEmpty }
+    var isHeldByMenu: Bool { pauseReasons.contains(.menu) }
+
+    /// Once per display tick, before the frame is taken: speed, pads, buttons, sound rate,
+    /// battery-save failures. Returns the core's status.
+    func tick(now: ContinuousClock.Instant) -> CoreThread.Status {
+        let status = thread.currentStatus
+        if !isPaused {
+            let speed = (fastForwardLatched || input.isFastForwardHeld(now: now)) ? fastForwardSpeed : 1
+            if speed != status.speed {
+                thread.setSpeed(speed)
+                audio?.setSpeed(speed == 0 ? 8 : speed)
+            }
+            gamepads.poll(now: now)
+            input.gamepadButtons = gamepads.masks
+            if let notice = gamepads.notice, notice != lastGamepadNotice {
+                lastGamepadNotice = notice
+                notify(notice, seconds: 6, now: now)
+            }
+            for port in 0..<2 { thread.input.set(input.buttons(port: port, now: now), port: port) }
+            let pointer = input.pointer
+            thread.input.setPointer(x: pointer.x, y: pointer.y, pressed: pointer.pressed)
+        } else if capturingPadButton != nil {
+            pollCapturedPadButton(now: now)
+        }
+        if let audio, let rate = status.avInfo?.sampleRate, rate != audio.sourceRate {
+            // The core changed its timing (SET_SYSTEM_AV_INFO): resample from the new rate.
+            try? audio.setSourceRate(rate)
+            thread.audioHighWater = audio.ringHighWater
+        }
+        if status.batterySaveFailure != shownSaveFailure {
+            shownSaveFailure = status.batterySaveFailure
+            if let failure = shownSaveFailure { notify(failure, seconds: 8, now: now) }
+        }
+        if let current = notice, now > current.until { notice = nil }
+        return status
+    }
+
+    /// Outcomes that arrived on a tick (a pad button bound while the key-map screen waited).
+    func takeTickOutcomes() -> [GameCommandOutcome] {
+        defer { tickOutcomes.removeAll() }
+        return tickOutcomes
+    }
+
+    /// A key the player pressed: its buttons go to the core on the next tick; actions are
+    /// carried out here, except those for the app (the pause menu, quitting), which are returned.
+    func handle(_ event: InputEvent, now: ContinuousClock.Instant) -> [InputAction] {
+        var forApp: [InputAction] = []
+        for action in input.handle(event, now: now) {
+            switch action {
+            case .pauseMenu, .quit: forApp.append(action)
+            case .fastForwardToggle:
+                fastForwardLatched.toggle()
+                notify(fastForwardLatched ? "fast-forward \(speedText)" : "normal speed", now: now)
+            case .fastForwardHold, .holdButtonToggle: break  // states PlayerInput keeps
+            case .quickSave: saveState(.quick, now: now)
+            case .quickLoad: loadState(.quick, now: now)
+            case .screenshot: _ = takeScreenshot(now: now)
+            case .stateSlotUp: changeSlot(by: 1, now: now)
+            case .stateSlotDown: changeSlot(by: -1, now: now)
+            case .reset: reset(now: now)
+            case .mute: toggleMute(now: now)
+            }
+        }
+        return forApp
+    }
+
+    // MARK: Commands
+
+    /// Carries out a command from a menu and says how it went.
+    func perform(_ command: GameCommand, now: ContinuousClock.Instant) -> GameCommandOutcome {
+        var outcome = GameCommandOutcome(command: command)
+        switch command {
+        case .saveState(let slot): outcome.problem = saveState(slot, now: now)
+        case .loadState(let slot): outcome.problem = loadState(slot, now: now)
+        case .undoLoad: outcome.problem = undoLoad(now: now)
+        case .setStateLocked(let slot, let locked):
+            outcome.problem = attempt { try states.setLocked(locked, slot) }
+        case .deleteState(let slot): outcome.problem = attempt { try states.delete(slot) }
+        case .undoSave(let slot): outcome.problem = attempt { _ = try states.undoLastSave(slot) }
+        case .selectSlot(let number): changeSlot(by: number - slot, now: now)
+        case .reset: reset(now: now)
+        case .screenshot: outcome.problem = takeScreenshot(now: now)
+        case .stepFastForwardSpeed(let step):
+            let maximum = config.fastForward.maximumPerSystem[system]
+            let allowed = FastForwardSpeed.allCases.filter { maximum == nil || $0 <= maximum! }
+            let current = allowed.firstIndex { Double($0.multiplier ?? 0) == fastForwardSpeed } ?? 0
+            services.configStore.config.fastForward.speed = allowed[(current + step + allowed.count) % allowed.count]
+        case .stepColorMode(let step):
+            let modes = ColorMode.allCases
+            let index = modes.firstIndex(of: colorMode) ?? 0
+            let next = modes[(index + step + modes.count) % modes.count]
+            colorModeOverride = nil
+            services.configStore.config.video.colorMode = ColorModeChoice(rawValue: next.rawValue) ?? .auto
+        case .stepVolume(let step):
+            guard let audio else { outcome.problem = audioStatus ?? "no sound"; break }
+            let volume = min(100, max(0, Int((audio.volume * 100).rounded()) + step * 10))
+            audio.setVolume(Double(volume) / 100)
+            services.configStore.config.audio.volume = volume
+        case .toggleMute: toggleMute(now: now)
+        case .stepDSLayout(let step):
+            let layouts = DSScreenLayout.allCases
+            let index = layouts.firstIndex(of: dsLayout) ?? 0
+            services.configStore.config.dsLayout = layouts[(index + step + layouts.count) % layouts.count]
+        case .toggleStatusBar: services.configStore.config.video.showStatusBar.toggle()
+        case .setCheats(let list): outcome.problem = updateCheats(list)
+        case .addCheat(let cheat):
+            var list = cheatStore.list
+            list.cheats.append(cheat)
+            outcome.problem = updateCheats(list)
+        case .toggleHeldButton(let button): input.holdButtons.toggle(button)
+        case .releaseHeldButtons: input.holdButtons.releaseAll()
+        case .setKeyMap(let map):
+            input.setKeyMap(map)
+            do {
+                try KeyMapStore(paths: services.paths).save(map)
+                notify("key map saved", now: now)
+            } catch {
+                outcome.problem = "key map not saved: \(error)"
+                notify(outcome.problem!, seconds: 5, now: now)
+            }
+        case .captureGamepadButton(let button):
+            capturingPadButton = button
+            _ = gamepads.takeLastButtonPress()  // only presses from now on count
+        }
+        return outcome
+    }
+
+    private func attempt(_ body: () throws -> Void) -> String? {
+        do { try body() } catch { return "\(error)" }
+        return nil
+    }
+
+    /// While the key-map screen waits for a pad button, the game is paused: poll the pads here.
+    private func pollCapturedPadButton(now: ContinuousClock.Instant) {
+        guard let button = capturingPadButton else { return }
+        gamepads.poll(now: now)
+        guard let press = gamepads.takeLastButtonPress() else { return }
+        capturingPadButton = nil
+        gamepads.bind(code: press.code, to: button, onPad: press.pad)
+        var outcome = GameCommandOutcome(command: .captureGamepadButton(button))
+        do {
+            let text = try GamepadMapping.fileText(for: gamepads.overrides)
+            try AtomicFile.write(Array(text.utf8), to: services.paths.gamepadMappings)
+            outcome.message = "\(system.label(for: button)) is now pad button \(press.code) on \(RomInspector.sanitizedDisplayText(press.pad))"
+        } catch {
+            outcome.problem = "pad mapping not saved: \(error)"
+        }
+        tickOutcomes.append(outcome)
+    }
+
+    /// Replaces the cheat list: handed to the core at once (the game may be paused) and saved to
+    /// the game's file. Returns a one-line problem, or nil when both worked.
+    private func updateCheats(_ list: CheatList) -> String? {
+        do {
+            try cheatStore.update(list)
+        } catch {
+            if cheatStore.list != list { return "\(error)" }  // refused: the file is broken
+            applyCheats()
+            return "\(error)"
+        }
+        return applyCheats()
+    }
+
+    @discardableResult
+    private func applyCheats() -> String? {
+        let calls = cheatStore.list.coreCheats(cheatSupport)
+        do {
+            try thread.perform { try $0.setCheats(calls) }
+        } catch {
+            Log.error("\(error)")
+            return "\(error)"
+        }
+        return nil
+    }
+
+    /// Sound on/off (a key and the pause menu); remembered in the config.
+    private func toggleMute(now: ContinuousClock.Instant) {
+        services.configStore.config.audio.muted.toggle()
+        let muted = config.audio.muted
+        if !isPaused { audio?.setMuted(muted) }
+        notify(audio == nil ? (audioStatus ?? "no sound") : (muted ? "sound off" : "sound on"), now: now)
+    }
+
+    private func reset(now: ContinuousClock.Instant) {
+        _ = try? thread.perform { $0.reset() }
+        notify("reset", now: now)
+    }
+
+    // MARK: States, screenshots, slots
+
+    @discardableResult
+    func saveState(_ slot: StateSlot, quiet: Bool = false, now: ContinuousClock.Instant) -> String? {
+        do {
+            let bytes = try thread.perform { try $0.serializeState() }
+            try states.save(bytes, to: slot, screenshot: lastFrame)
+            if !quiet { notify("saved \(slot)", now: now) }
+            return nil
+        } catch {
+            notify("\(error)", seconds: 5, now: now)
+            Log.error("\(error)")
+            return "\(error)"
+        }
+    }
+
+    @discardableResult
+    func loadState(_ slot: StateSlot, quiet: Bool = false, now: ContinuousClock.Instant) -> String? {
+        do {
+            let current = try thread.perform { try $0.serializeState() }
+            let loaded = try states.load(slot, currentState: current)
+            try thread.perform { try $0.unserializeState(loaded.bytes) }
+            for warning in loaded.warnings { Log.warning(warning) }
+            if !quiet { notify("loaded \(slot)", now: now) }
+            return nil
+        } catch {
+            if !quiet || !"\(error)".contains("empty") { notify("\(error)", seconds: 5, now: now) }
+            Log.error("\(error)")
+            return "\(error)"
+        }
+    }
+
+    private func undoLoad(now: ContinuousClock.Instant) -> String? {
+        do {
+            let current = try thread.perform { try $0.serializeState() }
+            let previous = try states.undoLastLoad(currentState: current)
+            try thread.perform { try $0.unserializeState(previous) }
+            notify("undid the last load", now: now)
+            return nil
+        } catch {
+            notify("\(error)", seconds: 5, now: now)
+            return "\(error)"
+        }
+    }
+
+    private func takeScreenshot(now: ContinuousClock.Instant) -> String? {
+        guard let lastFrame else {
+            notify("no picture yet", now: now)
+            return "no picture yet"
+        }
+        do {
+            let file = try ScreenshotWriter.write(lastFrame, game: gameKey, folder: services.paths.screenshots)
+            notify("screenshot \(file.lastPathComponent)", now: now)
+            return nil
+        } catch {
+            notify("screenshot failed: \(error)", seconds: 5, now: now)
+            return "screenshot failed: \(error)"
+        }
+    }
+
+    private func changeSlot(by delta: Int, now: ContinuousClock.Instant) {
+        let next = (slot - 1 + delta + 9) % 9 + 1
+        services.configStore.config.lastStateSlots[gameKey] = next
+        notify("state slot \(next)", now: now)
+    }
+
+    // MARK: Messages
+
+    func notify(_ message: String, seconds: Int = 3, now: ContinuousClock.Instant) {
+        notice = (RomInspector.sanitizedDisplayText(message), now + .seconds(seconds))
+    }
+
+    // MARK: Closing
+
+    /// Writes the automatic state, stops the core (its battery save is written on unload), the
+    /// sound and the pads, and saves the settings. Safe to call more than once.
+    func close(now: ContinuousClock.Instant) {
+        guard !closed else { return }
+        closed = true
+        // The automatic state needs a running core (not after a crash or the --frames limit).
+        switch thread.currentStatus.state {
+        case .running, .paused, .starting: saveState(.auto, quiet: true, now: now)
+        case .stopped, .crashed: break
+        }
+        thread.stop()
+        audio?.stop()
+        gamepads.closeAll()
+        _ = services.saveConfig()
+        onFinished?(Int((now - startedAt).components.seconds))
+    }
+}
