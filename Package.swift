@@ -57,6 +57,7 @@ let package = Package(
         .testTarget(name: "ShellTests", dependencies: ["Shell", "Terminal", "Emulation", "Input", "PhosphorKit", "TestSupport"]),
         // What the end-to-end and reliability tests share (a posix_spawn command runner).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["PhosphorKit", "TestSupport"], exclude: ["Support/kitty_pty.py"]),
         .testTarget(name: "ReliabilityTests", dependencies: ["Shell", "Emulation", "Input", "PhosphorKit", "TestSupport"]),
         // Writes a file with AtomicFile.write in a loop so ReliabilityTests can SIGKILL it mid-write.
