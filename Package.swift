@@ -51,7 +51,7 @@ let package = Package(
         .testTarget(name: "RenderTests", dependencies: ["Render", "TestSupport"]),
         .testTarget(name: "EmulationTests", dependencies: ["Emulation", "PhosphorKit"]),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "PhosphorKit"]),
-        .testTarget(name: "InputTests", dependencies: ["Input", "PhosphorKit", "TestSupport"]),
+        .testTarget(name: "InputTests", dependencies: ["Input", "PhosphorKit", "Terminal", "TestSupport"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "PhosphorKit"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "Input", "PhosphorKit"]),
         .testTarget(name: "ShellTests", dependencies: ["Shell", "Terminal", "Emulation", "Input", "PhosphorKit", "TestSupport"]),

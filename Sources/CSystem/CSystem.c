@@ -158,6 +158,12 @@ int csystem_use_environment_locale_utf8(void) {
     return codeset && (strcmp(codeset, "UTF-8") == 0 || strcmp(codeset, "utf8") == 0);
 }
 
+int csystem_use_locale_utf8(const char *name) {
+    if (!setlocale(LC_ALL, name)) return 0;
+    const char *codeset = nl_langinfo(CODESET);
+    return codeset && (strcmp(codeset, "UTF-8") == 0 || strcmp(codeset, "utf8") == 0);
+}
+
 int csystem_is_terminal(int fd) { return isatty(fd); }
 int csystem_duplicate(int fd) { return fcntl(fd, F_DUPFD_CLOEXEC, 3); }
 int csystem_replace(int fd, int target) { return dup2(fd, target) < 0 ? -1 : 0; }

@@ -1,4 +1,5 @@
 internal import CCurses
+internal import CSystem
 import Foundation
 import Glibc
 import PhosphorKit
@@ -42,6 +43,9 @@ public final class HeadlessTerminal: TerminalDevice {
         self.rows = rows
         self.realTimePerWait = realTimePerWait
         now = .now
+        // ncursesw writes Unicode (arrows, box lines, half blocks) only under a UTF-8 locale, as
+        // the real session demands of the user's environment.
+        guard csystem_use_locale_utf8("C.UTF-8") == 1 else { throw Failure(description: "no C.UTF-8 locale") }
         var fds: [Int32] = [0, 0]
         try systemCall("pipe") { Glibc.pipe(&fds) }
         inputPipe = (fds[0], fds[1])

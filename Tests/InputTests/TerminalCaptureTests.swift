@@ -1,5 +1,6 @@
 import XCTest
 @testable import Input
+import Terminal
 
 /// Byte streams recorded from real terminals under Xvfb: a raw-mode program enabled SGR mouse,
 /// bracketed paste and focus reports, sent `CSI ? u` + `CSI c` (and for kitty `CSI > 11 u` plus a

@@ -1,3 +1,4 @@
+import Input
 import XCTest
 @testable import Terminal
 
@@ -19,7 +20,7 @@ final class KeyboardProtocolTests: XCTestCase {
     func testKeysDuringDetectionAreIgnoredAndSilenceTimesOut() {
         var negotiation = KeyboardProtocolNegotiation()
         _ = negotiation.start()
-        XCTAssertEqual(negotiation.handle(press(.character("a"))), [])
+        XCTAssertEqual(negotiation.handle(.key(KeyEvent(.character("a"), modifiers: [], kind: .press))), [])
         XCTAssertEqual(negotiation.state, .detecting(flags: nil))
         negotiation.timedOut()
         XCTAssertEqual(negotiation.state, .unsupported)

@@ -53,6 +53,8 @@ void csystem_suspend_self(void);
 
 /// setlocale(LC_ALL, "") and whether the resulting character set is UTF-8.
 int csystem_use_environment_locale_utf8(void);
+/// setlocale(LC_ALL, name); 1 when its codeset is UTF-8 (a headless terminal uses C.UTF-8).
+int csystem_use_locale_utf8(const char *name);
 /// isatty(3).
 int csystem_is_terminal(int fd);
 /// dup(2) with close-on-exec. Returns the new descriptor or -1 with errno.
