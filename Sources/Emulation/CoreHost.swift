@@ -1,4 +1,4 @@
-import CLibretro
+internal import CLibretro
 import Foundation
 import PhosphorKit
 
@@ -55,7 +55,7 @@ public final class CoreHost {
     public private(set) var audioFrames = 0
     public private(set) var frameCount: UInt64 = 0
     public private(set) var avInfo: AVInfo
-    public private(set) var pixelFormat: VideoPixelFormat = .rgb1555
+    public private(set) var pixelFormat: PixelFormat = .rgb1555
     public private(set) var inputDescriptors: [InputDescriptor] = []
     public private(set) var messages: [String] = []
     var fastForwarding = false
@@ -303,7 +303,7 @@ public final class CoreHost {
             return true
         case RETRO_ENVIRONMENT_SET_PIXEL_FORMAT:
             guard let raw = data?.assumingMemoryBound(to: retro_pixel_format.self).pointee,
-                  let format = VideoPixelFormat(rawValue: Int(raw.rawValue)) else { return false }
+                  let format = PixelFormat(rawValue: Int(raw.rawValue)) else { return false }
             pixelFormat = format
             return true
         case RETRO_ENVIRONMENT_GET_SYSTEM_DIRECTORY:

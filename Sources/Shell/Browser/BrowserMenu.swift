@@ -55,7 +55,7 @@ final class FoldersMenu: ListMenu {
         let folders = (try? library.library.folders()) ?? []
         items = folders.map { folder in
             let bundled = library.isBundled(folder.url)
-            return MenuItem(label: RomInspector.sanitizedDisplayText(folder.url.path),
+            return MenuItem(label: DisplayText.sanitized(folder.url.path),
                             value: bundled ? "built in" : (armed == folder.url ? "Enter: remove" : ""),
                             enabled: !bundled,
                             activate: { [unowned self] in

@@ -29,7 +29,7 @@ final class CheatsMenu: ListMenu {
             return
         }
         items = cheats.enumerated().map { index, cheat in
-            MenuItem(label: RomInspector.sanitizedDisplayText(cheat.title),
+            MenuItem(label: DisplayText.sanitized(cheat.title),
                      value: cheat.isValid ? (cheat.enabled ? "[x]" : "[ ]") : "invalid",
                      activate: { [unowned self] in toggle(index) })
         }
@@ -58,7 +58,7 @@ final class CheatsMenu: ListMenu {
         list.cheats[index].enabled.toggle()
         let problem = play.updateCheats(list)
         let state = "\(list.cheats[index].enabled ? "on" : "off"): \(cheat.title) · \(PlayScreen.cheatCountText(play.cheatStore.list.enabledCount))"
-        message = RomInspector.sanitizedDisplayText(problem ?? state)
+        message = DisplayText.sanitized(problem ?? state)
     }
 
     override func handleOther(_ key: Key, modifiers: KeyModifiers) -> Bool {
@@ -67,7 +67,7 @@ final class CheatsMenu: ListMenu {
         var list = play.cheatStore.list
         list.cheats.remove(at: selection)
         let problem = play.updateCheats(list)
-        message = RomInspector.sanitizedDisplayText(problem ?? "deleted \(cheat.title) · \(PlayScreen.cheatCountText(play.cheatStore.list.enabledCount))")
+        message = DisplayText.sanitized(problem ?? "deleted \(cheat.title) · \(PlayScreen.cheatCountText(play.cheatStore.list.enabledCount))")
         move(by: 0)
         return true
     }
@@ -103,7 +103,7 @@ final class CheatsMenu: ListMenu {
             let problem = play.updateCheats(list)
             if problem != nil, play.cheatStore.list.cheats.count != list.cheats.count { return .rejected(problem!) }
             selection = play.cheatStore.list.cheats.count - 1
-            message = RomInspector.sanitizedDisplayText(
+            message = DisplayText.sanitized(
                 problem ?? "added \(list.cheats[selection].title) · \(PlayScreen.cheatCountText(play.cheatStore.list.enabledCount))")
             return .accepted
         })

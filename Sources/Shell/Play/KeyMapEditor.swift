@@ -73,7 +73,7 @@ final class KeyMapEditor: ListMenu {
         do {
             let text = try GamepadMapping.fileText(for: play.gamepads.overrides)
             try AtomicFile.write(Array(text.utf8), to: play.services.paths.gamepadMappings)
-            message = "\(play.system.label(for: button)) is now pad button \(press.code) on \(RomInspector.sanitizedDisplayText(press.pad))"
+            message = "\(play.system.label(for: button)) is now pad button \(press.code) on \(DisplayText.sanitized(press.pad))"
         } catch {
             message = "pad mapping not saved: \(error)"
         }

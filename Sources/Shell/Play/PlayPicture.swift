@@ -81,8 +81,8 @@ final class PlayPicture {
                 }
                 let pixels = region.map { PixelRect(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
                     ?? PixelRect(x: 0, y: 0, width: frame.width, height: frame.height)
-                let target = Render.CellRect(column: screen.cells.x, row: screen.cells.y,
-                                             columns: screen.cells.columns, rows: screen.cells.rows)
+                let target = CellRect(x: screen.cells.x, y: screen.cells.y,
+                                      columns: screen.cells.columns, rows: screen.cells.rows)
                 // The core's aspect ratio describes the whole frame; a DS screen is square-pixelled.
                 let aspect = region == nil ? content.aspectRatio : nil
                 _ = renderer.draw(source, from: pixels, into: target,
@@ -153,7 +153,7 @@ final class PlayPicture {
         guard !bar.isEmpty else { return }
         let background = RGBColor(rawValue: 0x202830)
         let foreground = RGBColor(rawValue: 0xD0D8E0)
-        renderer.fill(Render.CellRect(column: bar.x, row: bar.y, columns: bar.columns, rows: bar.rows), with: background)
+        renderer.fill(CellRect(x: bar.x, y: bar.y, columns: bar.columns, rows: bar.rows), with: background)
         // The status always shows; a notice gets what is left on the right. A long notice (an
         // error) gets more room: the status shrinks to the system and fps, then the notice is cut.
         var statusText = content.status

@@ -442,7 +442,7 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
     func notify(_ message: String) { notify(message, seconds: 3) }
 
     func notify(_ message: String, seconds: Int) {
-        notice = (RomInspector.sanitizedDisplayText(message), .now + .seconds(seconds))
+        notice = (DisplayText.sanitized(message), .now + .seconds(seconds))
         needsRender = true
     }
 
