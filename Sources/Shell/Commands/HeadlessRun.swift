@@ -43,18 +43,14 @@ struct HeadlessRun {
         if let error = config.loadError { Log.error("\(error)") }
         let core = try CoreSelection.core(for: rom, system: system, explicitCore: explicitCore,
                                           preferences: config.config.corePreferences, catalog: catalog)
-        let thread = CoreThread(configuration: CoreHost.Configuration(core: core, rom: rom, paths: paths, system: system))
-        thread.realTime = false
-        thread.frameLimit = frames
-        thread.copyOnlyFinalFrames = true
-        thread.cheats = try Self.coreCheats(cheats, system: system ?? core.systems.first, core: core)
+        let coreCheats = try Self.coreCheats(cheats, system: system ?? core.systems.first, core: core)
         let failure = Mutex<Error?>(nil)
         let recorder = try audioWAV.map { try AudioRecording(file: $0) }
         let input = self.input
         let stateOut = self.stateOut
         let stateAt = min(self.stateAt ?? frames, frames)
-        let inputState = thread.input
-        thread.beforeFrame = { host, frame in
+        let inputState = InputState()
+        let beforeFrame: @Sendable (any EmulatorCore, UInt64) -> Void = { host, frame in
             recorder?.setSourceRate(host.avInfo.sampleRate)
             if frame == 0, let stateBytes {
                 do { try host.unserializeState(stateBytes) } catch {
@@ -69,7 +65,12 @@ struct HeadlessRun {
                 }
             }
         }
-        if let recorder { thread.audioTap = { recorder.append($0) } }
+        var audioTap: (@Sendable (UnsafeBufferPointer<Int16>) -> Void)?
+        if let recorder { audioTap = { recorder.append($0) } }
+        let options = CoreThread.Options(frameLimit: frames, realTime: false, cheats: coreCheats, copyOnlyFinalFrames: true,
+                                         beforeFrame: beforeFrame, audioTap: audioTap)
+        let thread = CoreThread(configuration: CoreHost.Configuration(core: core, rom: rom, paths: paths, system: system),
+                                options: options, input: inputState)
         let started = ContinuousClock.now
         try thread.start()
         thread.waitUntilFinished()
@@ -95,7 +96,7 @@ struct HeadlessRun {
     /// core that ignores cheats, is an error: a scripted run must not silently run without them.
     static func coreCheats(_ codes: [String], system: GameSystem?, core: CoreInfo) throws -> [CoreCheat] {
         guard !codes.isEmpty else { return [] }
-        let support = CoreCheatSupport.forCore(named: core.name, displayName: core.displayName)
+        let support = core.cheatSupport
         if let reason = support.unsupportedReason { throw RomCheck.Failure(description: "--cheat: \(reason)") }
         guard let system else { throw RomCheck.Failure(description: "--cheat: cannot tell which console's codes to expect") }
         var list = CheatList(system: system)

@@ -89,17 +89,17 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
             }
         }
         let ring = SampleRing(minimumCapacity: 48_000)
-        thread = CoreThread(configuration: CoreHost.Configuration(core: core, rom: launch.rom, paths: services.paths,
-                                                                  system: system),
-                            audioRing: audio == nil ? nil : ring)
-        thread.frameLimit = services.overrides.frameLimit
-        cheatSupport = CoreCheatSupport.forCore(named: core.name, displayName: core.displayName)
+        cheatSupport = core.cheatSupport
         cheatStore = CheatStore.load(from: CheatStore.file(paths: services.paths, system: system, gameKey: gameKey),
                                      system: system)
-        thread.cheats = cheatStore.list.coreCheats(cheatSupport)
-        thread.muteWhileFastForwarding = config.audio.fastForwardAudio == .mute
+        thread = CoreThread(configuration: CoreHost.Configuration(core: core, rom: launch.rom, paths: services.paths,
+                                                                  system: system),
+                            options: CoreThread.Options(frameLimit: services.overrides.frameLimit,
+                                                        cheats: cheatStore.list.coreCheats(cheatSupport),
+                                                        muteWhileFastForwarding: config.audio.fastForwardAudio == .mute),
+                            audioRing: audio == nil ? nil : ring)
         try thread.start()
-        let avInfo = try thread.perform { $0.avInfo }
+        let (avInfo, coreVersion) = try thread.perform { ($0.avInfo, $0.coreVersion) }
         if let audio {
             do {
                 audio.setVolume(Double(config.audio.volume) / 100)
@@ -127,10 +127,9 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
         statusBarVisible = config.video.showStatusBar
         fastForwardSpeed = Double(config.fastForward.effectiveSpeed(for: system).multiplier ?? 0)
         slot = config.lastStateSlots[gameKey] ?? 1
-        let version = (try? LibretroCoreInfoReader.version(of: core.path)) ?? core.displayVersion ?? "?"
         states = StateStore(folder: services.paths.states.appendingPathComponent(system.rawValue),
                             game: GameIdentity(key: gameKey, system: system, romSize: Self.fileSize(launch.rom),
-                                               coreName: core.name, coreVersion: version))
+                                               coreName: core.name, coreVersion: coreVersion))
 
         let padMappings = GamepadMapping.loadOverrides(from: services.paths.gamepadMappings)
         gamepads = GamepadManager(overrides: padMappings.overrides)
