@@ -144,6 +144,8 @@ public final class CoreThread: @unchecked Sendable {
         return try result.get()
     }
 
+    /// Pauses between frames (writing the battery save). Called before `start`, the game loads
+    /// and waits paused for `step` or `resume`.
     public func pause() { request(.paused) }
 
     /// Runs exactly one frame (frame advance while paused) and returns when it is done.
