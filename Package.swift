@@ -1,13 +1,16 @@
 // swift-tools-version:6.0
 // Phosphor: a terminal-native libretro frontend.
 //
-// Module layers (imports only point downwards):
-//   C shims (CLibretro, CCurses, CAlsa, CSampleRate, CSQLite, CArchive, CPng, CSystem)
-//   PhosphorKit   shared vocabulary: buttons, rings, mailbox, atomic files, paths, errors
-//   Render        pixels to half-block cells (imports nothing from the app)
-//   Emulation     libretro host and core thread
+// Module layers (imports only point downwards; each target lists exactly what its files import):
+//   C shims (CLibretro, CCurses, CAlsa, CSampleRate, CSQLite, CArchive, CPng, CSystem, CEvdev)
+//                 the only code that sees C headers; Swift modules take them with `internal import`
+//   PhosphorKit   shared vocabulary: PixelFormat, PixelRect, CellRect, buttons, rings, mailbox,
+//                 display text, atomic files, paths, errors
+//   Render        pixels to half-block cells (imports PhosphorKit for the vocabulary only)
+//   Emulation     the core protocol (EmulatorCore) with the libretro host and a scripted core
+//                 behind it, core profiles, the core thread
 //   Audio, Input, Library
-//   Shell         screens and run modes
+//   Shell         screens and run modes (its Terminal/ and UI/ folders still see CCurses/CSystem)
 //   phosphor      main.swift: arguments and wiring
 import PackageDescription
 
@@ -31,10 +34,10 @@ let package = Package(
 
         // MARK: Swift modules.
         .target(name: "PhosphorKit", dependencies: ["CPng", "CSystem"]),
-        .target(name: "Render"),
+        .target(name: "Render", dependencies: ["PhosphorKit"]),
         .target(name: "Emulation", dependencies: ["PhosphorKit", "CLibretro"]),
         .target(name: "Audio", dependencies: ["PhosphorKit", "CAlsa", "CSampleRate"]),
-        .target(name: "Input", dependencies: ["PhosphorKit", "CSystem", "CEvdev"]),
+        .target(name: "Input", dependencies: ["PhosphorKit", "CEvdev"]),
         .target(name: "Library", dependencies: ["PhosphorKit", "CSQLite", "CArchive"]),
         .target(name: "Terminal", dependencies: ["PhosphorKit", "Input", "CCurses", "CSystem"]),
         .target(name: "Shell", dependencies: [
@@ -42,23 +45,26 @@ let package = Package(
         ]),
         .executableTarget(name: "phosphor", dependencies: ["Shell"]),
         // Benchmarks (`make bench`): Render against chafa, and the audio output's underruns.
-        .executableTarget(name: "phosphor-bench", dependencies: ["Render"]),
+        .executableTarget(name: "phosphor-bench", dependencies: ["Render", "PhosphorKit"]),
         .executableTarget(name: "AudioBench", dependencies: ["Audio", "PhosphorKit"], path: "Bench/audio",
                           exclude: ["run.sh", "cartridges.sh"]),
 
         // MARK: Tests.
         .testTarget(name: "PhosphorKitTests", dependencies: ["PhosphorKit", "TestSupport"]),
-        .testTarget(name: "RenderTests", dependencies: ["Render", "TestSupport"]),
+        .testTarget(name: "RenderTests", dependencies: ["Render", "PhosphorKit", "TestSupport"]),
         .testTarget(name: "EmulationTests", dependencies: ["Emulation", "PhosphorKit"]),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "PhosphorKit"]),
         .testTarget(name: "InputTests", dependencies: ["Input", "PhosphorKit", "Terminal", "TestSupport"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "PhosphorKit"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "Input", "PhosphorKit"]),
-        .testTarget(name: "ShellTests", dependencies: ["Shell", "Terminal", "Emulation", "Input", "PhosphorKit", "TestSupport"]),
-        // What the end-to-end and reliability tests share (a posix_spawn command runner).
+        .testTarget(name: "ShellTests", dependencies: [
+            "Shell", "Terminal", "Emulation", "Input", "Library", "PhosphorKit", "TestSupport",
+        ]),
+        // What the end-to-end and reliability tests share (a posix_spawn command runner, tmux,
+        // the screen model).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["PhosphorKit", "TestSupport"], exclude: ["Support/kitty_pty.py"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"], exclude: ["Support/kitty_pty.py"]),
         .testTarget(name: "ReliabilityTests", dependencies: ["Shell", "Emulation", "Input", "PhosphorKit", "TestSupport"]),
         // Writes a file with AtomicFile.write in a loop so ReliabilityTests can SIGKILL it mid-write.
         .executableTarget(name: "AtomicWriteProbe", dependencies: ["PhosphorKit"], path: "Tests/Probes/AtomicWriteProbe"),

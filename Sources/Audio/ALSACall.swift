@@ -1,4 +1,4 @@
-import CAlsa
+internal import CAlsa
 import PhosphorKit
 
 /// Routes libasound's diagnostics into `Log` instead of stderr.

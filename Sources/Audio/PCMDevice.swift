@@ -1,4 +1,4 @@
-import CAlsa
+internal import CAlsa
 import Glibc
 
 /// One open ALSA playback PCM: S16LE, interleaved stereo, fixed rate.

@@ -1,4 +1,4 @@
-import CSampleRate
+internal import CSampleRate
 
 /// Which libsamplerate converter to use. `sincFastest` is band-limited (no aliasing "fizz" on the
 /// square waves 8-bit consoles make) and still cheap; `linear` is the cheapest and aliases.

@@ -48,7 +48,10 @@ public struct CoreCatalog: Sendable {
     }
 
     /// The description of a core at `library`, from its info file where one exists.
-    public static func describe(library: URL) -> CoreInfo {
+    public static func describe(library: URL) -> CoreInfo { describe(library: library, infoFolders: infoFolders) }
+
+    /// `describe(library:)` looking for info files beside the core and in `infoFolders`.
+    static func describe(library: URL, infoFolders: [URL]) -> CoreInfo {
         let infoName = library.deletingPathExtension().lastPathComponent + ".info"
         let candidates = [library.deletingLastPathComponent()] + infoFolders
         for folder in candidates {
@@ -56,19 +59,23 @@ public struct CoreCatalog: Sendable {
                 return CoreInfo(path: library, info: info)
             }
         }
+        // No info file: the profile's name for a core Phosphor knows, else the file's.
         let name = CoreInfo.name(forLibrary: library.lastPathComponent)
-        return CoreInfo(path: library, name: name, displayName: name, systems: [], extensions: [],
+        let displayName = CoreProfile.named(name).displayName ?? name
+        return CoreInfo(path: library, name: name, displayName: displayName, systems: [], extensions: [],
                         needsFullPath: false, supportsNoGame: false, displayVersion: nil, softwareRendered: true)
     }
 
-    /// Cores that can play `system`, the preferred ones first (Debian's well-known cores are
-    /// ordered by how well they run in a terminal; a user's preference is applied by `core(for:preferring:)`).
+    /// Cores that can play `system`, the preferred ones first (`CoreProfile.ranks`: Debian's
+    /// well-known cores by how well they run in a terminal; a user's preference is applied by
+    /// `core(for:preferring:)`).
     public func cores(for system: GameSystem) -> [CoreInfo] {
         // Not filtered on `softwareRendered`: info files over-claim (Debian's desmume renders in
         // software although its info says OpenGL). A core that really needs OpenGL asks for it with
-        // SET_HW_RENDER when it loads, and is refused then with a clear message.
+        // SET_HW_RENDER when it loads, and is refused then with a clear message
+        // (`CoreProfile.Quirk.infoClaimsOpenGL`).
         let matching = cores.filter { $0.systems.contains(system) }
-        return matching.sorted { rank($0, system) < rank($1, system) }
+        return matching.sorted { $0.profile.rank(for: system) < $1.profile.rank(for: system) }
     }
 
     /// The core to play `system` with: the preferred core (a path or a core name) when it is
@@ -81,19 +88,5 @@ public struct CoreCatalog: Sendable {
             }
         }
         return candidates.first
-    }
-
-    private func rank(_ core: CoreInfo, _ system: GameSystem) -> Int {
-        let order: [GameSystem: [String]] = [
-            .nes: ["nestopia", "fceumm", "mesen"],
-            .snes: ["snes9x", "bsnes_mercury_performance", "bsnes_mercury_balanced", "bsnes_mercury_accuracy"],
-            .gb: ["gambatte", "sameboy", "mgba"],
-            .gbc: ["gambatte", "sameboy", "mgba"],
-            .gba: ["mgba", "vba_next"],
-            .nds: ["desmume", "melonds"],
-            .genesis: ["genesis_plus_gx", "picodrive"],
-            .pce: ["mednafen_pce_fast", "mednafen_pce"],
-        ]
-        return order[system]?.firstIndex(of: core.name) ?? 100
     }
 }

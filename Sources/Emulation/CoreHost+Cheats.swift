@@ -1,11 +1,9 @@
-import CLibretro
+internal import CLibretro
 import PhosphorKit
 
 extension CoreHost {
-    /// How this host's core takes cheats.
-    public var cheatSupport: CoreCheatSupport {
-        CoreCheatSupport.forCore(named: configuration.core.name, displayName: configuration.core.displayName)
-    }
+    /// How this host's core takes cheats (its `CoreProfile`).
+    public var cheatSupport: CoreCheatSupport { configuration.core.cheatSupport }
 
     /// Replaces the core's cheats: `retro_cheat_reset` (except for gambatte, see
     /// `CoreCheatSupport.Calls`), then `retro_cheat_set(index, true, code)` for each entry in

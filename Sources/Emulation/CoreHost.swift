@@ -1,15 +1,15 @@
-import CLibretro
+internal import CLibretro
 import Foundation
 import PhosphorKit
 
 /// The libretro host for one loaded game: answers the core's environment callbacks, receives its
-/// video and audio, feeds it input, and keeps its battery save.
+/// video and audio, feeds it input, and keeps its battery save. The real `EmulatorCore`.
 ///
 /// Threading: a core is not thread-safe and its callbacks carry no context pointer, so one host at a
 /// time is `CoreHost.current`, and every method here runs on the core thread only (the thread that
 /// created the host; `CoreThread` owns it). The outputs (`FrameMailbox`, `SampleRing`, `InputState`)
 /// are the lock-free hand-offs to the other threads.
-public final class CoreHost {
+public final class CoreHost: EmulatorCore {
     /// The host the C callbacks talk to. Set and cleared on the core thread.
     nonisolated(unsafe) static var current: CoreHost?
 
@@ -38,27 +38,21 @@ public final class CoreHost {
 
     public let configuration: Configuration
     let core: LibretroCore
-    let mailbox: FrameMailbox
-    let input: InputState
+    let connections: CoreConnections
     let options: CoreOptions
     let battery: BatterySave
 
-    // Outputs and counters (core thread).
-    var audioRing: SampleRing?
-    /// Called with every batch of samples the core produces (headless WAV recording).
-    var audioTap: ((UnsafeBufferPointer<Int16>) -> Void)?
-    var muteAudio = false
-    /// Frames from this index on are copied into the mailbox. A headless run only needs the last
-    /// picture, so it copies the final stretch plus one frame a second (a core may repeat its last
-    /// frame with NULL): copying 500 KB a frame costs PC Engine runs over 10% of their speed.
-    var copyFramesFrom: UInt64 = 0
+    // Counters and per-frame settings (core thread).
+    /// This frame's samples stay out of the audio ring (fast-forward without sound).
+    private var muteAudio = false
+    /// What GET_FASTFORWARDING answers during this frame.
+    private var fastForwarding = false
     public private(set) var audioFrames = 0
     public private(set) var frameCount: UInt64 = 0
     public private(set) var avInfo: AVInfo
-    public private(set) var pixelFormat: VideoPixelFormat = .rgb1555
+    public private(set) var pixelFormat: PixelFormat = .rgb1555
     public private(set) var inputDescriptors: [InputDescriptor] = []
     public private(set) var messages: [String] = []
-    var fastForwarding = false
     private var hardwareRenderRequested = false
     private var frameTimeCallback: retro_frame_time_callback_t?
     private var polledMasks: [ButtonMask] = Array(repeating: [], count: InputState.portCount)
@@ -74,12 +68,12 @@ public final class CoreHost {
     private let corePath: UnsafeMutablePointer<CChar>
     private let romPath: UnsafeMutablePointer<CChar>
 
-    /// Loads the core and the game. Core thread.
-    public init(configuration: Configuration, mailbox: FrameMailbox, input: InputState) throws {
+    /// Loads the core and the game, wired to `connections`. Core thread (`CoreThread`'s
+    /// configuration initializer calls it there).
+    public init(configuration: Configuration, connections: CoreConnections) throws {
         precondition(CoreHost.current == nil, "one core at a time per process")
         self.configuration = configuration
-        self.mailbox = mailbox
-        self.input = input
+        self.connections = connections
         let paths = configuration.paths
         try? paths.createFolders()
         systemDirectory = strdup(paths.system.path)
@@ -89,7 +83,7 @@ public final class CoreHost {
         core = try LibretroCore(path: configuration.core.path)
         options = CoreOptions(
             file: paths.coreOptions.appendingPathComponent("\(configuration.core.name).json"),
-            overrides: CoreHost.defaultOptions(for: configuration.core.name).merging(configuration.optionOverrides) { $1 })
+            overrides: configuration.core.profile.defaultOptions.merging(configuration.optionOverrides) { $1 })
         battery = BatterySave(file: paths.saves.appendingPathComponent(configuration.saveFolder)
             .appendingPathComponent("\(configuration.gameName).srm"))
         avInfo = AVInfo(baseWidth: 0, baseHeight: 0, maxWidth: 0, maxHeight: 0, aspectRatio: nil,
@@ -108,14 +102,6 @@ public final class CoreHost {
         free(saveDirectory)
         free(corePath)
         free(romPath)
-    }
-
-    /// Option values Phosphor needs to work in a terminal (DESIGN.md: desmume's touch screen).
-    static func defaultOptions(for coreName: String) -> [String: String] {
-        switch coreName {
-        case "desmume": ["desmume_pointer_mouse": "enable", "desmume_pointer_type": "touch"]
-        default: [:]
-        }
     }
 
     private func load() throws {
@@ -160,8 +146,13 @@ public final class CoreHost {
         try battery.loadFromDisk()
     }
 
+    /// The core's own version (retro_get_system_info), read once when it was loaded. Core thread.
+    public var coreVersion: String { core.libraryVersion }
+
     /// Runs one emulated frame. Core thread.
-    public func runFrame() {
+    public func runFrame(fastForwarding: Bool, muteAudio: Bool) {
+        self.fastForwarding = fastForwarding
+        self.muteAudio = muteAudio
         if let callback = frameTimeCallback {
             callback(retro_usec_t(1_000_000 / max(avInfo.framesPerSecond, 1)))
         }
@@ -241,20 +232,20 @@ public final class CoreHost {
 
     fileprivate func video(_ data: UnsafeRawPointer?, _ width: UInt32, _ height: UInt32, _ pitch: Int) {
         guard let data, width > 0, height > 0 else { return }  // NULL: show the previous frame again
-        guard frameCount >= copyFramesFrom || frameCount % 60 == 0 else { return }
-        mailbox.publish(pixels: data, width: Int(width), height: Int(height), pitch: pitch,
+        guard connections.publishesFrame(frameCount) else { return }
+        connections.mailbox.publish(pixels: data, width: Int(width), height: Int(height), pitch: pitch,
                         format: pixelFormat, sequence: frameCount + 1)
     }
 
     fileprivate func audio(_ samples: UnsafeBufferPointer<Int16>) {
         audioFrames += samples.count / 2
-        audioTap?(samples)
-        if !muteAudio { audioRing?.write(samples) }
+        connections.audioTap?(samples)
+        if !muteAudio { connections.audioRing?.write(samples) }
     }
 
     fileprivate func poll() {
-        for port in 0..<InputState.portCount { polledMasks[port] = input.mask(port: port) }
-        polledPointer = input.pointerState()
+        for port in 0..<InputState.portCount { polledMasks[port] = connections.input.mask(port: port) }
+        polledPointer = connections.input.pointerState()
     }
 
     fileprivate func inputState(port: UInt32, device: UInt32, index: UInt32, id: UInt32) -> Int16 {
@@ -303,7 +294,7 @@ public final class CoreHost {
             return true
         case RETRO_ENVIRONMENT_SET_PIXEL_FORMAT:
             guard let raw = data?.assumingMemoryBound(to: retro_pixel_format.self).pointee,
-                  let format = VideoPixelFormat(rawValue: Int(raw.rawValue)) else { return false }
+                  let format = PixelFormat(rawValue: Int(raw.rawValue)) else { return false }
             pixelFormat = format
             return true
         case RETRO_ENVIRONMENT_GET_SYSTEM_DIRECTORY:

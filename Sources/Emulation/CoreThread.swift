@@ -6,8 +6,13 @@ import Synchronization
 /// paces them, and runs control jobs between frames. Control goes through a lock (`NSCondition`);
 /// data goes through the lock-free `FrameMailbox`, `SampleRing` and `InputState`.
 ///
+/// The core is anything behind `EmulatorCore`: a libretro core through `CoreHost`, or a
+/// `ScriptedCore` in tests. The run's settings are fixed at creation (`Options`).
+///
 /// Threading: create, `start`, `perform`, `pause`, `resume`, `setSpeed` and `stop` from any one
-/// controlling thread (the UI thread). `beforeFrame` and `perform` bodies run on the core thread.
+/// controlling thread (the UI thread); `currentStatus` and `audioHighWater` from any thread.
+/// `makeCore`, `beforeFrame` and `perform` bodies run on the core thread, the only thread that
+/// touches the core.
 public final class CoreThread: @unchecked Sendable {
     public enum State: Equatable, Sendable {
         case starting, running, paused, stopped
@@ -32,20 +37,10 @@ public final class CoreThread: @unchecked Sendable {
     public let mailbox: FrameMailbox
     public let input: InputState
     public let audioRing: SampleRing?
-    private let configuration: CoreHost.Configuration
+    public let options: Options
+    /// Builds the core; called once, on the core thread, by `start`.
+    private let makeCore: @Sendable (CoreConnections) throws -> any EmulatorCore
 
-    /// Runs on the core thread before every frame with the index of the frame about to run
-    /// (0-based), and once more with `frameLimit` after the last frame. Set before `start`.
-    public var beforeFrame: (@Sendable (CoreHost, UInt64) -> Void)?
-    /// Runs on the core thread with every batch of samples (WAV recording). Set before `start`.
-    public var audioTap: (@Sendable (UnsafeBufferPointer<Int16>) -> Void)?
-    /// Cheats handed to the core after the game loads, before the first frame. Set before `start`;
-    /// later changes go through `perform { try $0.setCheats(...) }`.
-    public var cheats: [CoreCheat] = []
-    /// Stop by itself after this many frames (headless runs, `play --frames N`).
-    public var frameLimit: UInt64?
-    /// Pace frames to real time (false: as fast as the core allows).
-    public var realTime = true
     /// While the audio ring holds more samples than this, the core waits (audio is the clock).
     /// 0 = no audio pacing. Any thread: it follows the core's sample rate during play.
     public var audioHighWater: Int {
@@ -53,26 +48,36 @@ public final class CoreThread: @unchecked Sendable {
         set { highWater.store(newValue, ordering: .relaxed) }
     }
     private let highWater = Atomic<Int>(0)
-    /// Copy only the final frames into the mailbox (headless runs; see `CoreHost.copyFramesFrom`).
-    public var copyOnlyFinalFrames = false
-    /// Fast-forward plays no sound (the default) instead of sped-up sound.
-    public var muteWhileFastForwarding = true
 
     private let condition = NSCondition()
     // Guarded by `condition`:
-    private var jobs: [(CoreHost) -> Void] = []
+    private var jobs: [(any EmulatorCore) -> Void] = []
     private var requestedState: State = .running
     private var status = Status()
     private var speed: Double = 1  // 0 = unlimited
     private var thread: Thread?
     private var finished = false
 
-    public init(configuration: CoreHost.Configuration, input: InputState = InputState(),
-                mailbox: FrameMailbox = FrameMailbox(), audioRing: SampleRing? = nil) {
-        self.configuration = configuration
+    /// A thread for any core: `makeCore` builds it on the core thread from the connections
+    /// (mailbox, input, audio ring, the options' audio tap), so a libretro core is never touched by
+    /// another thread, not even while loading.
+    public init(options: Options = Options(), input: InputState = InputState(), mailbox: FrameMailbox = FrameMailbox(),
+                audioRing: SampleRing? = nil,
+                makeCore: @escaping @Sendable (CoreConnections) throws -> any EmulatorCore) {
+        self.options = options
         self.input = input
         self.mailbox = mailbox
         self.audioRing = audioRing
+        self.makeCore = makeCore
+    }
+
+    /// A thread for a libretro core: loads `configuration`'s core and game with `CoreHost`.
+    public convenience init(configuration: CoreHost.Configuration, options: Options = Options(),
+                            input: InputState = InputState(), mailbox: FrameMailbox = FrameMailbox(),
+                            audioRing: SampleRing? = nil) {
+        self.init(options: options, input: input, mailbox: mailbox, audioRing: audioRing) { connections in
+            try CoreHost(configuration: configuration, connections: connections)
+        }
     }
 
     deinit {
@@ -85,12 +90,15 @@ public final class CoreThread: @unchecked Sendable {
         nonisolated(unsafe) var outcome: Result<Void, Error>?
         let thread = Thread { [self] in
             var endState = State.stopped
-            // The host lives only inside this scope: it is released (and the core dlclose'd) before
-            // `finished` is signalled, so the process can never exit while a core is being unloaded.
+            // The core lives only inside this scope: it is released (a libretro core dlclose'd)
+            // before `finished` is signalled, so the process can never exit while a core is being
+            // unloaded.
             do {
-                let host = try CoreHost(configuration: configuration, mailbox: mailbox, input: input)
+                let connections = CoreConnections(mailbox: mailbox, input: input, audioRing: audioRing,
+                                                  audioTap: options.audioTap, copyFramesFrom: options.copyFramesFrom)
+                let core = try makeCore(connections)
                 loaded.withLock { outcome = .success(()); loaded.signal() }
-                run(host)
+                run(core)
             } catch {
                 loaded.withLock { outcome = outcome ?? .failure(error); loaded.signal() }
                 endState = .crashed("\(error)")
@@ -115,15 +123,15 @@ public final class CoreThread: @unchecked Sendable {
 
     /// Runs `body` on the core thread between frames and returns its result. Blocks the caller
     /// for at most about one frame.
-    public func perform<T>(_ body: @escaping (CoreHost) throws -> T) throws -> T {
+    public func perform<T>(_ body: @escaping (any EmulatorCore) throws -> T) throws -> T {
         nonisolated(unsafe) var result: Result<T, Error>?
         condition.lock()
         guard !finished else {
             condition.unlock()
             throw EmulationError.stateRejected(reason: "the game is not running")
         }
-        jobs.append { host in
-            let value = Result { try body(host) }
+        jobs.append { core in
+            let value = Result { try body(core) }
             self.condition.withLock {
                 result = value
                 self.condition.broadcast()
@@ -136,6 +144,8 @@ public final class CoreThread: @unchecked Sendable {
         return try result.get()
     }
 
+    /// Pauses between frames (writing the battery save). Called before `start`, the game loads
+    /// and waits paused for `step` or `resume`.
     public func pause() { request(.paused) }
 
     /// Runs exactly one frame (frame advance while paused) and returns when it is done.
@@ -177,12 +187,9 @@ public final class CoreThread: @unchecked Sendable {
 
     // MARK: Core thread
 
-    private func run(_ host: CoreHost) {
-        host.audioRing = audioRing
-        if copyOnlyFinalFrames, let frameLimit { host.copyFramesFrom = frameLimit > 60 ? frameLimit - 60 : 0 }
-        if let audioTap { host.audioTap = { audioTap($0) } }
-        if !cheats.isEmpty {
-            do { try host.setCheats(cheats) } catch { Log.error("\(error)") }
+    private func run(_ core: any EmulatorCore) {
+        if !options.cheats.isEmpty {
+            do { try core.setCheats(options.cheats) } catch { Log.error("\(error)") }
         }
         var pacer = FramePacer()
         var fpsWindow = (start: ContinuousClock.now, frames: 0)
@@ -195,7 +202,7 @@ public final class CoreThread: @unchecked Sendable {
                 if status.state != .paused {
                     status.state = .paused
                     condition.unlock()
-                    host.flushBatterySave()
+                    core.flushBatterySave()
                     condition.lock()
                     continue
                 }
@@ -209,16 +216,15 @@ public final class CoreThread: @unchecked Sendable {
             // The fps figure counts running time only (a window spanning a pause read "15 fps").
             if waitedPaused { fpsWindow = (ContinuousClock.now, 0) }
 
-            for job in pending { job(host) }
+            for job in pending { job(core) }
             if requested == .stopped { break }
             if requested == .paused { continue }
 
-            let frame = host.frameCount
-            beforeFrame?(host, frame)
-            if let limit = frameLimit, frame >= limit { break }
-            host.fastForwarding = currentSpeed != 1
-            host.muteAudio = currentSpeed != 1 && muteWhileFastForwarding
-            host.runFrame()
+            let frame = core.frameCount
+            options.beforeFrame?(core, frame)
+            if let limit = options.frameLimit, frame >= limit { break }
+            core.runFrame(fastForwarding: currentSpeed != 1,
+                          muteAudio: currentSpeed != 1 && options.muteWhileFastForwarding)
 
             fpsWindow.frames += 1
             let now = ContinuousClock.now
@@ -228,26 +234,26 @@ public final class CoreThread: @unchecked Sendable {
             if elapsed >= .seconds(1) {
                 measured = Double(fpsWindow.frames) / elapsed.inSeconds
                 fpsWindow = (now, 0)
-                saveFailure = .some(host.batterySaveFailure)
+                saveFailure = .some(core.batterySaveFailure)
             }
             condition.withLock {
                 status.state = .running
-                status.frameCount = host.frameCount
-                status.avInfo = host.avInfo
+                status.frameCount = core.frameCount
+                status.avInfo = core.avInfo
                 status.speed = currentSpeed
-                status.audioFrames = host.audioFrames
+                status.audioFrames = core.audioFrames
                 if let measured { status.measuredFPS = measured }
                 if let saveFailure { status.batterySaveFailure = saveFailure }
             }
-            if realTime {
-                pacer.wait(framesPerSecond: host.avInfo.framesPerSecond, speed: currentSpeed)
+            if options.realTime {
+                pacer.wait(framesPerSecond: core.avInfo.framesPerSecond, speed: currentSpeed)
                 let highWater = audioHighWater
                 if currentSpeed == 1, let ring = audioRing, highWater > 0 {
                     waitForAudio(ring: ring, highWater: highWater)
                 }
             }
         }
-        host.unload()
+        core.unload()
     }
 
     /// Audio is the clock at 1x: while the device has plenty queued, let it play.

@@ -18,7 +18,7 @@ public struct InputScript: Sendable, Equatable {
         public var line: Int
         public var problem: String
         /// One line; the quoted text from the file has its control characters replaced.
-        public var description: String { "\(file):\(line): \(RomInspector.sanitizedDisplayText(problem))" }
+        public var description: String { "\(file):\(line): \(DisplayText.sanitized(problem))" }
     }
 
     public init(parsing text: String, file: String = "input") throws {

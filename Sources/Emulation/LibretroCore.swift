@@ -1,4 +1,4 @@
-import CLibretro
+internal import CLibretro
 import Foundation
 import PhosphorKit
 

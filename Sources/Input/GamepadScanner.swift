@@ -1,4 +1,4 @@
-import CEvdev
+internal import CEvdev
 import Foundation
 import PhosphorKit
 

@@ -1,4 +1,4 @@
-import CEvdev
+internal import CEvdev
 import PhosphorKit
 
 /// One evdev record (struct input_event without its timestamp).

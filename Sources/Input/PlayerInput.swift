@@ -14,7 +14,7 @@ public final class PlayerInput {
     /// Masks from `GamepadManager.buttons`, one per port (the shell copies them in each tick).
     public var gamepadButtons: [ButtonMask] = []
     /// Where the DS touch screen is drawn, in cells; nil when there is none (or not shown).
-    public var touchScreen: CellBox?
+    public var touchScreen: CellRect?
     /// The touch-screen pointer for `InputState.setPointer`.
     public private(set) var pointer: (x: Int16, y: Int16, pressed: Bool) = (0, 0, false)
 

@@ -6,7 +6,7 @@ import PhosphorKit
 public enum PointerMapping {
     /// The pointer position for a mouse cell, or nil when the cell is outside `touchScreen`.
     /// With `clamped`, a cell outside maps to the nearest edge (a drag that left the screen).
-    public static func pointer(column: Int, row: Int, touchScreen: CellBox,
+    public static func pointer(column: Int, row: Int, touchScreen: CellRect,
                                clamped: Bool = false) -> (x: Int16, y: Int16)? {
         guard touchScreen.columns > 0, touchScreen.rows > 0 else { return nil }
         if !clamped, !touchScreen.contains(column: column, row: row) { return nil }

@@ -1,4 +1,4 @@
-import CArchive
+internal import CArchive
 import Foundation
 import PhosphorKit
 
@@ -34,7 +34,7 @@ public enum ArchiveError: Error, Equatable, CustomStringConvertible {
     }
 
     public var description: String {
-        func show(_ text: String) -> String { RomInspector.sanitizedDisplayText(text) }
+        func show(_ text: String) -> String { DisplayText.sanitized(text) }
         switch self {
         case .library(let archive, let function, let message):
             return "\(show(archive)): \(function) failed: \(show(message))"

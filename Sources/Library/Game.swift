@@ -64,10 +64,10 @@ public enum GameLibraryError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .newerSchema(let database, let version, let supported):
-            "\(RomInspector.sanitizedDisplayText(database)): made by a newer Phosphor (schema \(version), "
+            "\(DisplayText.sanitized(database)): made by a newer Phosphor (schema \(version), "
                 + "this one knows \(supported)); left untouched"
         case .notADirectory(let path):
-            "\(RomInspector.sanitizedDisplayText(path)): not a folder"
+            "\(DisplayText.sanitized(path)): not a folder"
         }
     }
 }

@@ -1,4 +1,4 @@
-import CSQLite
+internal import CSQLite
 import Foundation
 import PhosphorKit
 
@@ -35,8 +35,8 @@ public final class GameLibrary {
             database = try GameLibrary.openAndMigrate(url)
         } catch let error as SQLiteError where error.isCorruption {
             let movedTo = try GameLibrary.moveAside(url)
-            let note = "\(RomInspector.sanitizedDisplayText(url.lastPathComponent)): damaged (\(error.message)); "
-                + "moved to \(RomInspector.sanitizedDisplayText(movedTo.lastPathComponent)) and started a fresh library"
+            let note = "\(DisplayText.sanitized(url.lastPathComponent)): damaged (\(error.message)); "
+                + "moved to \(DisplayText.sanitized(movedTo.lastPathComponent)) and started a fresh library"
             Log.warning(note)
             recoveryNote = note
             database = try GameLibrary.openAndMigrate(url)
@@ -180,7 +180,7 @@ public final class GameLibrary {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: folder.url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
                 report.problems.append(ScanProblem(path: folder.url.path,
-                                                   message: "\(RomInspector.sanitizedDisplayText(folder.url.path)): folder not found; its games are kept"))
+                                                   message: "\(DisplayText.sanitized(folder.url.path)): folder not found; its games are kept"))
                 continue
             }
             let walk = scanner.candidates(in: folder.url)
@@ -201,7 +201,7 @@ public final class GameLibrary {
         for (index, item) in candidates.enumerated() {
             let candidate = item.candidate
             progress(ScanProgress(filesSeen: index, totalGuess: candidates.count,
-                                  currentFile: RomInspector.sanitizedDisplayText(candidate.path)))
+                                  currentFile: DisplayText.sanitized(candidate.path)))
             if let old = knownByPath[candidate.path], old.size == candidate.size, old.mtime == candidate.modified {
                 report.filesUnchanged += 1
                 continue

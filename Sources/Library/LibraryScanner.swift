@@ -81,7 +81,7 @@ public struct LibraryScanner: Sendable {
         let base = fileName.replacingOccurrences(of: "\\", with: "/").split(separator: "/").last.map(String.init) ?? fileName
         let stem = (base as NSString).deletingPathExtension
         let spaced = (stem.isEmpty ? base : stem).replacingOccurrences(of: "_", with: " ")
-        let words = RomInspector.sanitizedDisplayText(spaced).split(whereSeparator: { $0 == " " })
+        let words = DisplayText.sanitized(spaced).split(whereSeparator: { $0 == " " })
         return words.isEmpty ? "Untitled" : words.joined(separator: " ")
     }
 
@@ -96,8 +96,8 @@ public struct LibraryScanner: Sendable {
             errorHandler: { url, error in
                 unreadable.problems.append(ScanProblem(
                     path: url.path,
-                    message: "\(RomInspector.sanitizedDisplayText(url.path)): cannot read folder "
-                        + "(\(RomInspector.sanitizedDisplayText(error.localizedDescription)))"))
+                    message: "\(DisplayText.sanitized(url.path)): cannot read folder "
+                        + "(\(DisplayText.sanitized(error.localizedDescription)))"))
                 return true
             }) else { return ([], []) }
         var found: [ScanCandidate] = []
@@ -110,7 +110,7 @@ public struct LibraryScanner: Sendable {
                 if url.lastPathComponent.contains("\u{FFFD}") {
                     problems.append(ScanProblem(
                         path: url.path,
-                        message: "\(RomInspector.sanitizedDisplayText(url.path)): the file name is not valid UTF-8 "
+                        message: "\(DisplayText.sanitized(url.path)): the file name is not valid UTF-8 "
                             + "(rename the file to add it)"))
                 }
                 continue
@@ -178,7 +178,7 @@ public struct LibraryScanner: Sendable {
                                            path: url.standardizedFileURL.path, archiveEntry: entry.path,
                                            size: digest.size, crc32: digest.crc32))
                 } catch let error as RomInspectionError {
-                    problems.append(ScanProblem(path: url.path, message: "\(RomInspector.sanitizedDisplayText(url.path)): \(error)"))
+                    problems.append(ScanProblem(path: url.path, message: "\(DisplayText.sanitized(url.path)): \(error)"))
                 } catch {
                     problems.append(problem(url.path, error))
                 }
@@ -197,15 +197,15 @@ public struct LibraryScanner: Sendable {
         case let error as RomInspectionError:
             // The inspector names only the file; give the full path.
             let text = "\(error)"
-            let name = RomInspector.sanitizedDisplayText(URL(fileURLWithPath: path).lastPathComponent)
+            let name = DisplayText.sanitized(URL(fileURLWithPath: path).lastPathComponent)
             let message = text.hasPrefix(name + ":")
-                ? RomInspector.sanitizedDisplayText(path) + text.dropFirst(name.count) : text
+                ? DisplayText.sanitized(path) + text.dropFirst(name.count) : text
             return ScanProblem(path: path, message: message)
         case let error as ArchiveError:
             return ScanProblem(path: path, message: "\(error)")
         default:
             let text = "\(error.localizedDescription)".replacingOccurrences(of: "\n", with: " ")
-            return ScanProblem(path: path, message: "\(RomInspector.sanitizedDisplayText(path)): \(RomInspector.sanitizedDisplayText(text))")
+            return ScanProblem(path: path, message: "\(DisplayText.sanitized(path)): \(DisplayText.sanitized(text))")
         }
     }
 }

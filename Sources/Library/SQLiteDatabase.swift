@@ -1,4 +1,4 @@
-import CSQLite
+internal import CSQLite
 
 /// A failed SQLite call: the C function (or statement) that failed, SQLite's result code and
 /// `sqlite3_errmsg`. One line.

@@ -30,7 +30,7 @@ public final class FrameMailbox: @unchecked Sendable {
     /// Core thread only. Copies `height` rows of `width` pixels (rows `pitch` bytes apart).
     public func publish(
         pixels: UnsafeRawPointer, width: Int, height: Int, pitch: Int,
-        format: VideoPixelFormat, sequence: UInt64
+        format: PixelFormat, sequence: UInt64
     ) {
         let rowBytes = width * format.bytesPerPixel
         let byteCount = rowBytes * height

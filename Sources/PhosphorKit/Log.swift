@@ -50,7 +50,7 @@ public final class Log: Sendable {
             }
             if state.echoToStandardError, level == .error || level == .warning {
                 // stderr is a terminal: names in messages must not carry raw escape sequences.
-                let shown = RomInspector.sanitizedDisplayText(message.trimmingCharacters(in: .newlines))
+                let shown = DisplayText.sanitized(message.trimmingCharacters(in: .newlines))
                 FileHandle.standardError.write(Data("\(Date().ISO8601Format()) [\(level.rawValue)] \(shown)\n".utf8))
             }
         }

@@ -1,4 +1,4 @@
-import CPng
+internal import CPng
 
 /// PNG encoding and decoding through libpng. Any thread.
 public struct PNGImage: Sendable, Equatable {

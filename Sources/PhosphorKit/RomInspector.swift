@@ -27,16 +27,16 @@ public enum RomInspectionError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .emptyFile(let file):
-            "\(RomInspector.sanitizedDisplayText(file)): empty file"
+            "\(DisplayText.sanitized(file)): empty file"
         case .tooSmall(let file, let system, let size, let needed):
-            "\(RomInspector.sanitizedDisplayText(file)): too small for \(RomInspector.article(system)) "
+            "\(DisplayText.sanitized(file)): too small for \(RomInspector.article(system)) "
                 + "\(system.displayName) ROM "
                 + "(\(size) bytes, needs at least \(needed))"
         case .badHeader(let file, let system, let reason):
-            "\(RomInspector.sanitizedDisplayText(file)): not \(RomInspector.article(system)) "
+            "\(DisplayText.sanitized(file)): not \(RomInspector.article(system)) "
                 + "\(system.displayName) ROM: \(reason)"
         case .unknownSystem(let file):
-            "\(RomInspector.sanitizedDisplayText(file)): unknown system (no known extension or header)"
+            "\(DisplayText.sanitized(file)): unknown system (no known extension or header)"
         }
     }
 }
@@ -96,38 +96,6 @@ public enum RomInspector {
             filled += count
         }
         return try inspect(fileName: file.lastPathComponent, bytes: head.prefix(filled), fileSize: Int(status.st_size))
-    }
-
-    // MARK: - Untrusted text
-
-    /// Text from a file name, a header or a core, made safe to draw on a terminal: no control
-    /// characters (C0, DEL, C1: so no escape sequences), no bidirectional overrides or isolates,
-    /// no line separators. Each removed character becomes U+FFFD so nothing is silently hidden;
-    /// tabs become a space.
-    public static func sanitizedDisplayText(_ text: String) -> String {
-        var result = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            if scalar == "\t" {
-                result.append(" ")
-            } else if isUnsafeForDisplay(scalar) {
-                result.append("\u{FFFD}")
-            } else {
-                result.append(scalar)
-            }
-        }
-        return String(result)
-    }
-
-    /// Control characters, bidi controls and line separators: what `sanitizedDisplayText` replaces.
-    public static func isUnsafeForDisplay(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x00...0x1F, 0x7F...0x9F: true          // C0, DEL, C1 (CSI is 0x9B)
-        case 0x061C, 0x200E, 0x200F: true            // bidi marks
-        case 0x202A...0x202E, 0x2066...0x2069: true  // bidi embeddings, overrides, isolates
-        case 0x2028, 0x2029: true                    // line and paragraph separators
-        case 0xFEFF: true                            // BOM / zero-width no-break space
-        default: false
-        }
     }
 
     /// A title from fixed-width header bytes: stops at the first NUL, keeps printable ASCII,

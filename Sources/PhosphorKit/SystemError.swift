@@ -1,4 +1,4 @@
-import CSystem
+internal import CSystem
 import Glibc
 
 /// A failed C call: which function, and errno (or another code the library returned).

@@ -1,4 +1,4 @@
-import CSystem
+internal import CSystem
 
 /// CPU time used by the calling thread so far (user and system). Any thread may call it; each
 /// gets its own figure. The play screen logs its UI thread's and its core thread's on exit, so a

@@ -1,22 +1,13 @@
-/// The pixel layouts a libretro core may emit (RETRO_PIXEL_FORMAT_*; raw values match).
-public enum VideoPixelFormat: Int, Sendable {
-    case rgb1555 = 0  // 0RGB1555, the libretro default
-    case xrgb8888 = 1
-    case rgb565 = 2
-
-    public var bytesPerPixel: Int { self == .xrgb8888 ? 4 : 2 }
-}
-
 /// One video frame as the core produced it, rows packed (`pitch == width * bytesPerPixel`).
 public struct VideoFrame: Sendable {
     public var width: Int
     public var height: Int
-    public var format: VideoPixelFormat
+    public var format: PixelFormat
     public var pixels: [UInt8]
     /// The core frame counter when this picture was produced.
     public var sequence: UInt64
 
-    public init(width: Int, height: Int, format: VideoPixelFormat, pixels: [UInt8], sequence: UInt64) {
+    public init(width: Int, height: Int, format: PixelFormat, pixels: [UInt8], sequence: UInt64) {
         self.width = width
         self.height = height
         self.format = format
@@ -57,22 +48,13 @@ public struct VideoFrame: Sendable {
     public func xrgb8888() -> [UInt32] {
         var result = [UInt32](repeating: 0, count: width * height)
         pixels.withUnsafeBytes { raw in
-            switch format {
-            case .xrgb8888:
+            if format == .xrgb8888 {
                 for i in 0..<(width * height) {
                     result[i] = raw.load(fromByteOffset: i * 4, as: UInt32.self).littleEndian & 0xFFFFFF
                 }
-            case .rgb565:
+            } else {
                 for i in 0..<(width * height) {
-                    let v = UInt32(raw.load(fromByteOffset: i * 2, as: UInt16.self).littleEndian)
-                    let r = (v >> 11) & 0x1F, g = (v >> 5) & 0x3F, b = v & 0x1F
-                    result[i] = ((r << 3 | r >> 2) << 16) | ((g << 2 | g >> 4) << 8) | (b << 3 | b >> 2)
-                }
-            case .rgb1555:
-                for i in 0..<(width * height) {
-                    let v = UInt32(raw.load(fromByteOffset: i * 2, as: UInt16.self).littleEndian)
-                    let r = (v >> 10) & 0x1F, g = (v >> 5) & 0x1F, b = v & 0x1F
-                    result[i] = ((r << 3 | r >> 2) << 16) | ((g << 3 | g >> 2) << 8) | (b << 3 | b >> 2)
+                    result[i] = format.rgb(fromPixel: UInt32(raw.load(fromByteOffset: i * 2, as: UInt16.self).littleEndian))
                 }
             }
         }

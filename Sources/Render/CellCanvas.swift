@@ -1,3 +1,5 @@
+import PhosphorKit
+
 /// A terminal-sized grid of cells that one frame is composed on: pictures, fills and text.
 ///
 /// Cell (column, row) is stored at `row * columns + column`. Half-block pixel (x, y) lives in
@@ -15,7 +17,7 @@ public struct CellCanvas: Sendable {
     }
 
     /// The whole canvas as a rectangle.
-    public var bounds: CellRect { CellRect(column: 0, row: 0, columns: columns, rows: rows) }
+    public var bounds: CellRect { CellRect(x: 0, y: 0, columns: columns, rows: rows) }
 
     /// Resizes (contents become `background`) or, at the same size, clears to `background`.
     /// Keeps the array's storage, so a frame at the same size allocates nothing.
@@ -44,8 +46,8 @@ public struct CellCanvas: Sendable {
         let blank = Cell(top: color, bottom: color)
         let width = columns
         cells.withUnsafeMutableBufferPointer { buffer in
-            for row in clipped.row..<clipped.maxRow {
-                let start = row * width + clipped.column
+            for row in clipped.y..<clipped.maxY {
+                let start = row * width + clipped.x
                 UnsafeMutableBufferPointer(rebasing: buffer[start..<start + clipped.columns]).update(repeating: blank)
             }
         }
@@ -82,8 +84,8 @@ public struct CellCanvas: Sendable {
             let b = (UInt32(value.blue) * keep + UInt32(color.blue) * weight + 127) / 255
             return RGBColor(rawValue: r << 16 | g << 8 | b)
         }
-        for row in clipped.row..<clipped.maxRow {
-            for column in clipped.column..<clipped.maxColumn {
+        for row in clipped.y..<clipped.maxY {
+            for column in clipped.x..<clipped.maxX {
                 let index = row * columns + column
                 cells[index].foreground = mix(cells[index].foreground)
                 cells[index].background = mix(cells[index].background)

@@ -1,3 +1,5 @@
+import PhosphorKit
+
 /// Draws a rectangle of a frame into a rectangle of canvas cells: pixel-format conversion,
 /// aspect-correct fitting, area-average downsampling (or exact integer scaling), bars.
 ///

@@ -1,3 +1,5 @@
+import PhosphorKit
+
 /// The one object the play view needs: a terminal-sized canvas that a frame is composed on,
 /// and the encoder that sends only what changed.
 ///

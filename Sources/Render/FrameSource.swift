@@ -1,3 +1,5 @@
+import PhosphorKit
+
 /// A read-only view of one video frame as a libretro core hands it over: `height` rows of
 /// `width` pixels, rows `pitch` bytes apart, in `format`.
 ///

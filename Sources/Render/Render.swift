@@ -1,5 +1,6 @@
-// The Render module: libretro frames to terminal half-block output. Pure Swift; imports
-// nothing from the app. Everything here runs on the one thread that draws (the UI thread).
+// The Render module: libretro frames to terminal half-block output. Everything here runs on the
+// one thread that draws (the UI thread). It imports PhosphorKit for the shared vocabulary only
+// (`PixelFormat`, `PixelRect`, `CellRect`), nothing else from the app.
 //
 //   FrameSource   a view of a core's pixels (0RGB1555, XRGB8888, RGB565; any pitch)
 //   Downsampler   fits a source rectangle into a cell rectangle: aspect, area averaging or

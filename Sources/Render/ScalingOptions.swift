@@ -1,3 +1,5 @@
+import PhosphorKit
+
 /// How one picture is fitted into its cell rectangle.
 public struct ScalingOptions: Hashable, Sendable {
     /// Display aspect ratio (width / height) of the source rectangle; `nil` means square

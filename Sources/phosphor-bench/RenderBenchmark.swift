@@ -1,4 +1,5 @@
 import Foundation
+import PhosphorKit
 import Render
 
 /// Renders a frame sequence the way the play view does (begin frame, draw, encode the changes)
@@ -28,7 +29,7 @@ struct RenderBenchmark {
         var output: [UInt8] = []
         output.reserveCapacity(1 << 20)
         var firstBytes = 0, steadyBytes = 0
-        let target = CellRect(column: 0, row: 0, columns: columns, rows: rows)
+        let target = CellRect(x: 0, y: 0, columns: columns, rows: rows)
 
         func render(_ frame: RawFrameFile) throws -> Int {
             output.removeAll(keepingCapacity: true)

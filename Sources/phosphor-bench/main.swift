@@ -1,4 +1,5 @@
 import Foundation
+import PhosphorKit
 import Render
 
 // phosphor-bench: benchmarks for `make bench`.
@@ -123,7 +124,7 @@ func runShow(_ arguments: [String]) throws {
         renderer.beginFrame(columns: columns, rows: rows)
         try frame.pixels.withUnsafeBytes { raw in
             let source = try FrameSource(bytes: raw, width: frame.width, height: frame.height, pitch: frame.width * 4, format: .xrgb8888)
-            renderer.draw(source, from: source.bounds, into: CellRect(column: 0, row: 0, columns: columns, rows: rows - 1))
+            renderer.draw(source, from: source.bounds, into: CellRect(x: 0, y: 0, columns: columns, rows: rows - 1))
         }
         renderer.put(text: " phosphor-bench show \(colorMode.rawValue) ", column: 0, row: rows - 1, foreground: .white, background: RGBColor(rawValue: 0x303030))
         renderer.encodeChanges(into: &output)

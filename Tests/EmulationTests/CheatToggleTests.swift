@@ -4,7 +4,7 @@ import XCTest
 @testable import PhosphorKit
 
 /// Cheats switched on and off while a real Debian core runs, through the same calls the pause
-/// menu makes (`CoreCheatSupport` + `CoreHost.setCheats`). Each code changes something the test
+/// menu makes (`CoreInfo.cheatSupport` + `CoreHost.setCheats`). Each code changes something the test
 /// cartridge redraws every frame, so on and off show without a reset; "on" must look exactly like
 /// holding the buttons the patch imitates.
 final class CheatToggleTests: XCTestCase {
@@ -18,8 +18,8 @@ final class CheatToggleTests: XCTestCase {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("cheat-toggle-\(UUID())")
         defer { try? FileManager.default.removeItem(at: home) }
         let thread = CoreThread(configuration: CoreHost.Configuration(
-            core: core, rom: url, paths: PhosphorPaths(environment: ["PHOSPHOR_HOME": home.path]), system: system))
-        thread.realTime = false
+            core: core, rom: url, paths: PhosphorPaths(environment: ["PHOSPHOR_HOME": home.path]), system: system),
+            options: CoreThread.Options(realTime: false))
         thread.pause()
         try thread.start()
         defer { thread.stop() }
@@ -37,7 +37,7 @@ final class CheatToggleTests: XCTestCase {
     private func hashes(_ system: GameSystem, _ rom: String, input: [JoypadButton] = [], steps: [[String]],
                         frames: Int = 30) throws -> [UInt64] {
         try withCore(system, rom, input: input) { thread, core, frameHash in
-            let support = CoreCheatSupport.forCore(named: core.name, displayName: core.displayName)
+            let support = core.cheatSupport
             var result = [try frameHash(120)]
             for codes in steps {
                 let enabled = try codes.enumerated().map { ($0.offset, try CheatCodeValidator.validate($0.element, for: system)) }
@@ -65,7 +65,7 @@ final class CheatToggleTests: XCTestCase {
             }
             XCTAssertThrowsError(try thread.perform { try $0.setCheats([CoreCheat(index: 0, code: "ZAZ\u{0}KAP")]) })
             XCTAssertEqual(try frameHash(30), solid)
-            XCTAssertEqual(try thread.perform { $0.activeCheats }, [CoreCheat(index: 0, code: "ZAZKAP")])
+            XCTAssertEqual(try thread.perform { ($0 as? CoreHost)?.activeCheats }, [CoreCheat(index: 0, code: "ZAZKAP")])
             // A reset hands the kept cheats over again.
             try thread.perform { $0.reset() }
             XCTAssertEqual(try frameHash(60), solid)

@@ -16,11 +16,13 @@ final class CoreThreadTests: XCTestCase {
         let paths = PhosphorPaths(environment: ["PHOSPHOR_HOME": home.path])
         let ring = SampleRing(minimumCapacity: 1 << 16)
         let thread = CoreThread(configuration: CoreHost.Configuration(core: core, rom: rom, paths: paths, system: .nes),
-                                audioRing: ring)
-        thread.realTime = false
+                                options: CoreThread.Options(realTime: false), audioRing: ring)
         try thread.start()
-        let info = try thread.perform { $0.avInfo }
+        let (info, version) = try thread.perform { ($0.avInfo, $0.coreVersion) }
         XCTAssertEqual(info.baseWidth, 256)
+        // The version retro_get_system_info reported when the host loaded the core (no second dlopen).
+        XCTAssertEqual(version, try LibretroCoreInfoReader.version(of: core.path))
+        XCTAssertNotEqual(version, "?")
         XCTAssertEqual(info.framesPerSecond, 60, accuracy: 0.5)
 
         // Running: frames arrive in the mailbox and samples in the ring.

@@ -95,7 +95,7 @@ final class PlayerInputTests: XCTestCase {
 
     func testTouchScreenClicksAndDrags() {
         let input = PlayerInput(system: .nds, keyMap: .defaults(for: .nds), releaseEvents: false)
-        let screen = CellBox(x: 0, y: 24, columns: 64, rows: 24)
+        let screen = CellRect(x: 0, y: 24, columns: 64, rows: 24)
         input.touchScreen = screen
         // A click above the touch screen does nothing.
         for event in decode("\u{1B}[<0;10;5M") { _ = input.handle(event, now: at(0)) }

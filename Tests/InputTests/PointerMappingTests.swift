@@ -3,7 +3,7 @@ import XCTest
 @testable import Input
 
 final class PointerMappingTests: XCTestCase {
-    let screen = CellBox(x: 10, y: 20, columns: 64, rows: 48)
+    let screen = CellRect(x: 10, y: 20, columns: 64, rows: 48)
 
     func testCornersAndCentre() {
         let topLeft = PointerMapping.pointer(column: 10, row: 20, touchScreen: screen)!
@@ -26,11 +26,11 @@ final class PointerMappingTests: XCTestCase {
         let corner = PointerMapping.pointer(column: 73, row: 20, touchScreen: screen)!
         XCTAssertEqual(clamped.x, corner.x)
         XCTAssertEqual(clamped.y, corner.y)
-        XCTAssertNil(PointerMapping.pointer(column: 0, row: 0, touchScreen: CellBox(x: 0, y: 0, columns: 0, rows: 5)))
+        XCTAssertNil(PointerMapping.pointer(column: 0, row: 0, touchScreen: CellRect(x: 0, y: 0, columns: 0, rows: 5)))
     }
 
     func testEveryCellIsInsideTheLibretroRange() {
-        let tiny = CellBox(x: 0, y: 0, columns: 1, rows: 3)
+        let tiny = CellRect(x: 0, y: 0, columns: 1, rows: 3)
         XCTAssertEqual(PointerMapping.pointer(column: 0, row: 1, touchScreen: tiny)!.x, 0)
         XCTAssertEqual(PointerMapping.pointer(column: 0, row: 1, touchScreen: tiny)!.y, 0)
         for index in 0..<256 {

@@ -249,16 +249,6 @@ final class RomInspectorTests: XCTestCase {
         XCTAssertNil(RomInspector.headerTitle([0xB2, 0xDD, 0x83, 0x81]))   // Shift-JIS only
     }
 
-    func testSanitizedDisplayTextRemovesEscapesControlsAndBidi() {
-        let hostile = "a\u{1B}]0;pwned\u{07}b\u{9B}31mc\u{202E}gnp.exe\u{2066}d\te\u{7F}\n"
-        let clean = RomInspector.sanitizedDisplayText(hostile)
-        XCTAssertEqual(clean, "a\u{FFFD}]0;pwned\u{FFFD}b\u{FFFD}31mc\u{FFFD}gnp.exe\u{FFFD}d e\u{FFFD}\u{FFFD}")
-        for scalar in clean.unicodeScalars {
-            XCTAssertFalse(RomInspector.isUnsafeForDisplay(scalar), "\(scalar.value)")
-        }
-        XCTAssertEqual(RomInspector.sanitizedDisplayText("Pokémon – ポケモン"), "Pokémon – ポケモン")
-    }
-
     func testInspectFileReadsTheHeaderFromDisk() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rominspector-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -182,7 +182,7 @@ final class FuzzTests: XCTestCase {
               ]
             }
             """.utf8)]
-        let support = CoreCheatSupport.forCore(named: "nestopia", displayName: "Nestopia")
+        let support = CoreProfile.named("nestopia").cheatSupport(displayName: "Nestopia")
         var outcomes = [0, 0, 0]  // loaded clean, loaded with warnings, refused
         for bytes in inputs(from: samples, count: 2000, seed: 7) {
             try Data(bytes).write(to: file)

@@ -1,3 +1,4 @@
+import PhosphorKit
 import Render
 import XCTest
 
@@ -5,7 +6,7 @@ final class CellCanvasTests: XCTestCase {
     func testFillTextAndPixelsAreClippedToTheCanvas() {
         var canvas = CellCanvas(columns: 6, rows: 3, background: .black)
         let grey = RGBColor(rawValue: 0x404040)
-        canvas.fill(CellRect(column: 4, row: -1, columns: 5, rows: 2), with: grey)
+        canvas.fill(CellRect(x: 4, y: -1, columns: 5, rows: 2), with: grey)
         XCTAssertEqual(canvas[4, 0], Cell(top: grey, bottom: grey))
         XCTAssertEqual(canvas[5, 0], Cell(top: grey, bottom: grey))
         XCTAssertEqual(canvas[3, 0], Cell(top: .black, bottom: .black))
@@ -25,7 +26,7 @@ final class CellCanvasTests: XCTestCase {
     func testBlendDimsTowardAColour() {
         var canvas = CellCanvas(columns: 2, rows: 1, background: RGBColor(rawValue: 0xC86432))
         canvas.put(Cell("A", foreground: .white, background: .black), column: 1, row: 0)
-        canvas.blend(CellRect(column: 0, row: 0, columns: 2, rows: 1), toward: .black, amount: 128)
+        canvas.blend(CellRect(x: 0, y: 0, columns: 2, rows: 1), toward: .black, amount: 128)
         // 0xC8 * 127 / 255 rounded, and so on: each channel scaled by (255 - 128) / 255.
         func scaled(_ channel: UInt32) -> UInt32 { (channel * 127 + 127) / 255 }
         let expected = RGBColor(rawValue: scaled(0xC8) << 16 | scaled(0x64) << 8 | scaled(0x32))

@@ -1,4 +1,5 @@
 import TestSupport
+import PhosphorKit
 import Render
 import XCTest
 
@@ -114,7 +115,7 @@ final class DownsamplerTests: XCTestCase {
     }
 
     func testAspectRatioIsKeptWithCellsTwoPixelsTall() {
-        let target = CellRect(column: 0, row: 0, columns: 200, rows: 50)
+        let target = CellRect(x: 0, y: 0, columns: 200, rows: 50)
         // 256x224 (8:7) in 200x100 pixels: height-bound.
         let snes = PictureLayout.fit(sourceWidth: 256, sourceHeight: 224, into: target, options: ScalingOptions())
         let width = Int((100.0 * 256.0 / 224.0).rounded())
@@ -125,7 +126,7 @@ final class DownsamplerTests: XCTestCase {
         XCTAssertEqual(nes.picture.width, Int((100.0 * 4.0 / 3.0).rounded()))
         XCTAssertEqual(nes.picture.height, 100)
         // A wide picture in a tall target is width-bound and letterboxed, centred vertically.
-        let tall = PictureLayout.fit(sourceWidth: 160, sourceHeight: 144, into: CellRect(column: 5, row: 3, columns: 40, rows: 60), options: ScalingOptions())
+        let tall = PictureLayout.fit(sourceWidth: 160, sourceHeight: 144, into: CellRect(x: 5, y: 3, columns: 40, rows: 60), options: ScalingOptions())
         let height = Int((40.0 * 144.0 / 160.0).rounded())
         XCTAssertEqual(tall.picture, PixelRect(x: 5, y: 6 + (120 - height) / 2, width: 40, height: height))
         // Too small for 1:1: integer scaling falls back to averaging.
@@ -134,7 +135,7 @@ final class DownsamplerTests: XCTestCase {
     }
 
     func testUnusableAspectRatiosFallBackOrClamp() {
-        let target = CellRect(column: 0, row: 0, columns: 40, rows: 10)
+        let target = CellRect(x: 0, y: 0, columns: 40, rows: 10)
         let square = PictureLayout.fit(sourceWidth: 20, sourceHeight: 20, into: target, options: ScalingOptions())
         for bad in [0.0, -1.0, .nan, .infinity] {
             XCTAssertEqual(PictureLayout.fit(sourceWidth: 20, sourceHeight: 20, into: target, options: ScalingOptions(aspectRatio: bad)), square, "\(bad)")
@@ -154,8 +155,8 @@ final class DownsamplerTests: XCTestCase {
         var canvas = CellCanvas(columns: 16, rows: 3)
         try TestFrame(width: width, height: height, colors: colors).withSource { source in
             let downsampler = Downsampler()
-            downsampler.draw(source, from: PixelRect(x: 0, y: 0, width: 8, height: 6), into: CellRect(column: 0, row: 0, columns: 8, rows: 3), on: &canvas, options: ScalingOptions(integerScaling: true))
-            downsampler.draw(source, from: PixelRect(x: 0, y: 6, width: 8, height: 6), into: CellRect(column: 8, row: 0, columns: 8, rows: 3), on: &canvas, options: ScalingOptions(integerScaling: true))
+            downsampler.draw(source, from: PixelRect(x: 0, y: 0, width: 8, height: 6), into: CellRect(x: 0, y: 0, columns: 8, rows: 3), on: &canvas, options: ScalingOptions(integerScaling: true))
+            downsampler.draw(source, from: PixelRect(x: 0, y: 6, width: 8, height: 6), into: CellRect(x: 8, y: 0, columns: 8, rows: 3), on: &canvas, options: ScalingOptions(integerScaling: true))
         }
         for row in 0..<3 {
             for column in 0..<16 {

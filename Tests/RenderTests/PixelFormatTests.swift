@@ -1,4 +1,5 @@
 import TestSupport
+import PhosphorKit
 import Render
 import XCTest
 

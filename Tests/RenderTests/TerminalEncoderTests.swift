@@ -1,4 +1,5 @@
 import TestSupport
+import PhosphorKit
 import Render
 import XCTest
 
@@ -8,7 +9,7 @@ final class TerminalEncoderTests: XCTestCase {
         var canvas = CellCanvas(columns: columns, rows: rows, background: RGBColor(rawValue: UInt32.random(in: 0...0xFF_FFFF, using: &generator)))
         let frame = TestFrame.random(width: Int.random(in: 1...48, using: &generator), height: Int.random(in: 1...48, using: &generator),
                                      paletteSize: Int.random(in: 1...6, using: &generator), using: &generator)
-        let target = CellRect(column: Int.random(in: -2..<columns, using: &generator), row: Int.random(in: -2..<rows, using: &generator),
+        let target = CellRect(x: Int.random(in: -2..<columns, using: &generator), y: Int.random(in: -2..<rows, using: &generator),
                               columns: Int.random(in: 1...columns + 2, using: &generator), rows: Int.random(in: 1...rows + 2, using: &generator))
         try frame.withSource { source in
             Downsampler().draw(source, from: source.bounds, into: target, on: &canvas,
@@ -36,7 +37,7 @@ final class TerminalEncoderTests: XCTestCase {
                 canvas.setPixel(x: Int.random(in: 0..<canvas.columns, using: &generator), y: Int.random(in: 0..<canvas.rows * 2, using: &generator),
                                 to: palette.randomElement(using: &generator)!)
             case 1:
-                let rect = CellRect(column: Int.random(in: 0..<canvas.columns, using: &generator), row: Int.random(in: 0..<canvas.rows, using: &generator),
+                let rect = CellRect(x: Int.random(in: 0..<canvas.columns, using: &generator), y: Int.random(in: 0..<canvas.rows, using: &generator),
                                     columns: Int.random(in: 1...6, using: &generator), rows: Int.random(in: 1...3, using: &generator))
                 canvas.fill(rect, with: palette.randomElement(using: &generator)!)
             default:
@@ -111,7 +112,7 @@ final class TerminalEncoderTests: XCTestCase {
         var bytes: [UInt8] = []
         func show(_ frame: TestFrame) throws {
             renderer.beginFrame(columns: 40, rows: 12)
-            try frame.withSource { renderer.draw($0, from: $0.bounds, into: CellRect(column: 0, row: 0, columns: 40, rows: 12), options: ScalingOptions(integerScaling: true)) }
+            try frame.withSource { renderer.draw($0, from: $0.bounds, into: CellRect(x: 0, y: 0, columns: 40, rows: 12), options: ScalingOptions(integerScaling: true)) }
             bytes.removeAll(keepingCapacity: true)
             renderer.encodeChanges(into: &bytes)
             try terminal.feed(bytes)

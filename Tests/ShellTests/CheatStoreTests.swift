@@ -54,7 +54,7 @@ final class CheatStoreTests: XCTestCase {
         var list = CheatList(system: .nes)
         list.cheats = [try cheat("a", "ZAZKAP", enabled: false), try cheat("b", "C179:2A"),
                        Cheat(name: "c", code: "NOPE", enabled: true, system: .nes), try cheat("d", "OZPKGO EYPKIP")]
-        let calls = list.coreCheats(CoreCheatSupport.forCore(named: "nestopia", displayName: "Nestopia"))
+        let calls = list.coreCheats(CoreProfile.named("nestopia").cheatSupport(displayName: "Nestopia"))
         XCTAssertEqual(calls, [CoreCheat(index: 1, code: "C179:2A"), CoreCheat(index: 3, code: "OZPKGO+EYPKIP")])
         XCTAssertEqual(list.enabledCount, 2)
     }
@@ -80,7 +80,7 @@ final class CheatStoreTests: XCTestCase {
         ])
         XCTAssertEqual(store.list.cheats.map(\.isValid), [true, false])
         XCTAssertEqual(store.list.enabledCount, 1)
-        XCTAssertEqual(store.list.coreCheats(CoreCheatSupport.forCore(named: "nestopia", displayName: "N")),
+        XCTAssertEqual(store.list.coreCheats(CoreProfile.named("nestopia").cheatSupport(displayName: "N")),
                        [CoreCheat(index: 0, code: "ZAZKAP")])
         // Saving after another change writes the invalid cheat back exactly as it was written.
         var list = store.list

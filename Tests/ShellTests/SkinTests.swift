@@ -42,7 +42,7 @@ final class SkinTests: XCTestCase {
     }
 
     private func checkLayout(_ layout: SkinLayout, skin: Skin, columns: Int, rows: Int, statusRows: Int, label: String) {
-        let terminal = CellBox(x: 0, y: 0, columns: columns, rows: rows)
+        let terminal = CellRect(x: 0, y: 0, columns: columns, rows: rows)
         let tooSmall = columns < skin.minimumSize.columns || rows - statusRows < skin.minimumSize.rows
         XCTAssertEqual(layout.isTooSmall, tooSmall, label)
         XCTAssertEqual(layout.requiredColumns, skin.minimumSize.columns, label)
@@ -51,10 +51,10 @@ final class SkinTests: XCTestCase {
             XCTAssertEqual(layout.screens, [], label)
             return
         }
-        XCTAssertEqual(layout.statusBar, CellBox(x: 0, y: rows - statusRows, columns: columns, rows: statusRows), label)
+        XCTAssertEqual(layout.statusBar, CellRect(x: 0, y: rows - statusRows, columns: columns, rows: statusRows), label)
         XCTAssertFalse(layout.gameArea.intersects(layout.statusBar), label)
         XCTAssertFalse(layout.screens.isEmpty, label)
-        var occupied: [CellBox] = layout.screens.map(\.cells)
+        var occupied: [CellRect] = layout.screens.map(\.cells)
         for screen in layout.screens {
             XCTAssertFalse(screen.cells.isEmpty, label)
             XCTAssertTrue(terminal.contains(screen.cells), "\(label): \(screen.cells)")
@@ -85,11 +85,11 @@ final class SkinTests: XCTestCase {
         let skin = BuiltInSkins.skin(for: .nes)
         let layout = skin.layout(terminalColumns: 80, rows: 24, statusBarRows: 1)
         XCTAssertFalse(layout.isTooSmall)
-        XCTAssertEqual(layout.gameArea, CellBox(x: 0, y: 0, columns: 80, rows: 23))
-        XCTAssertEqual(layout.legend?.box, CellBox(x: 64, y: 0, columns: 16, rows: 23))
+        XCTAssertEqual(layout.gameArea, CellRect(x: 0, y: 0, columns: 80, rows: 23))
+        XCTAssertEqual(layout.legend?.box, CellRect(x: 64, y: 0, columns: 16, rows: 23))
         XCTAssertEqual(layout.legend?.buttons, GameSystem.nes.buttons)
-        XCTAssertEqual(layout.borders, [CellBox(x: 0, y: 0, columns: 63, rows: 23)])
-        XCTAssertEqual(layout.screens.map(\.cells), [CellBox(x: 1, y: 1, columns: 61, rows: 21)])
+        XCTAssertEqual(layout.borders, [CellRect(x: 0, y: 0, columns: 63, rows: 23)])
+        XCTAssertEqual(layout.screens.map(\.cells), [CellRect(x: 1, y: 1, columns: 61, rows: 21)])
         XCTAssertNil(layout.screens[0].source)
     }
 
@@ -105,13 +105,13 @@ final class SkinTests: XCTestCase {
 
     func testDSLayouts() throws {
         let skin = BuiltInSkins.skin(for: .nds)
-        let top = FrameRegion(x: 0, y: 0, width: 256, height: 192)
-        let bottom = FrameRegion(x: 0, y: 192, width: 256, height: 192)
+        let top = PixelRect(x: 0, y: 0, width: 256, height: 192)
+        let bottom = PixelRect(x: 0, y: 192, width: 256, height: 192)
 
         let stacked = skin.layout(terminalColumns: 100, rows: 41, statusBarRows: 1, dsLayout: .stacked)
         XCTAssertEqual(stacked.arrangement, "stacked")
         XCTAssertEqual(stacked.screens.map(\.source), [top, bottom])
-        XCTAssertEqual(stacked.borders, [CellBox(x: 0, y: 0, columns: 83, rows: 20), CellBox(x: 0, y: 20, columns: 83, rows: 20)])
+        XCTAssertEqual(stacked.borders, [CellRect(x: 0, y: 0, columns: 83, rows: 20), CellRect(x: 0, y: 20, columns: 83, rows: 20)])
         XCTAssertEqual(stacked.screens.map(\.alignment), [.bottom, .top])
 
         let sideBySide = skin.layout(terminalColumns: 100, rows: 41, statusBarRows: 1, dsLayout: .sideBySide)
@@ -127,14 +127,14 @@ final class SkinTests: XCTestCase {
         XCTAssertEqual(singleTop.screens.map(\.source), [top])
         XCTAssertEqual(singleBottom.screens.map(\.source), [bottom])
         XCTAssertEqual(singleTop.screens[0].cells, singleBottom.screens[0].cells)
-        XCTAssertEqual(singleTop.screens[0].cells, CellBox(x: 1, y: 1, columns: 81, rows: 38))
+        XCTAssertEqual(singleTop.screens[0].cells, CellRect(x: 1, y: 1, columns: 81, rows: 38))
 
         XCTAssertEqual(DSScreenLayout.singleTop.togglingSingleScreen(), .singleBottom)
         XCTAssertEqual(DSScreenLayout.singleBottom.togglingSingleScreen(), .singleTop)
         XCTAssertEqual(DSScreenLayout.stacked.togglingSingleScreen(), .singleBottom)
         XCTAssertEqual(DSScreenLayout.singleBottom.next(), .stacked)
         XCTAssertEqual(bottom.scaled(from: FrameSize(width: 256, height: 384), to: FrameSize(width: 512, height: 768)),
-                       FrameRegion(x: 0, y: 384, width: 512, height: 384))
+                       PixelRect(x: 0, y: 384, width: 512, height: 384))
     }
 
     func testUserSkinOverridesBuiltIn() throws {
@@ -157,9 +157,9 @@ final class SkinTests: XCTestCase {
         XCTAssertEqual(result.skin.background, SkinColor(red: 0x10, green: 0x20, blue: 0x30))
         let layout = result.skin.layout(terminalColumns: 60, rows: 20, statusBarRows: 1)
         XCTAssertEqual(layout.borders, [])
-        XCTAssertEqual(layout.legend?.box, CellBox(x: 0, y: 16, columns: 60, rows: 3))
+        XCTAssertEqual(layout.legend?.box, CellRect(x: 0, y: 16, columns: 60, rows: 3))
         XCTAssertEqual(layout.legend?.buttons, [.a, .b])
-        XCTAssertEqual(layout.screens.map(\.cells), [CellBox(x: 0, y: 0, columns: 60, rows: 15)])
+        XCTAssertEqual(layout.screens.map(\.cells), [CellRect(x: 0, y: 0, columns: 60, rows: 15)])
         XCTAssertEqual(layout.screens[0].alignment, .topLeft)
         // Other systems still come from the built-in files.
         XCTAssertEqual(loader.skin(for: .gb).source, .builtInFile(repositorySkins.appendingPathComponent("gb.json")))

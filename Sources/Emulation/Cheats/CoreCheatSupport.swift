@@ -1,6 +1,6 @@
 /// How one core takes cheats, measured on the Debian builds (README, "Cheat codes"): whether it
-/// applies them at all, how many calls it needs, and how long a code it can take safely.
-/// Any thread (value type).
+/// applies them at all, how many calls it needs, and how long a code it can take safely. Made
+/// from the core's `CoreProfile`. Any thread (value type).
 public struct CoreCheatSupport: Sendable, Equatable {
     /// How the enabled cheats become `retro_cheat_set` calls.
     public enum Calls: Sendable, Equatable {
@@ -22,29 +22,6 @@ public struct CoreCheatSupport: Sendable, Equatable {
     public var maximumCodeBytes: Int
     /// Something the user should know about this core's cheats (shown in the cheats menu).
     public var note: String?
-
-    /// The support of a core, by its name (`CoreInfo.name`).
-    public static func forCore(named name: String, displayName: String) -> CoreCheatSupport {
-        switch name {
-        case "nestopia", "bsnes_mercury_performance", "bsnes_mercury_balanced", "bsnes_mercury_accuracy":
-            // Both copy the code into a 256-byte stack buffer and split it on "+,;._ ".
-            return CoreCheatSupport(calls: .onePerCheat, maximumCodeBytes: 255)
-        case "gambatte":
-            return CoreCheatSupport(calls: .gambatteMerged, maximumCodeBytes: 4095,
-                                    note: "GameShark codes apply only in games that use the VBlank interrupt")
-        case "mgba":
-            return CoreCheatSupport(calls: .onePerCheat, maximumCodeBytes: 4095,
-                                    note: "a ROM-patch code (GameShark type 6) stays on until the game starts again")
-        case "desmume":
-            return CoreCheatSupport(calls: .onePerCheat, maximumCodeBytes: 1023)
-        case "mednafen_pce_fast":
-            return CoreCheatSupport(unsupportedReason: "\(displayName) ignores cheat codes (its retro_cheat_set does nothing)",
-                                    calls: .onePerCheat, maximumCodeBytes: 0)
-        default:
-            return CoreCheatSupport(calls: .onePerCheat, maximumCodeBytes: 255,
-                                    note: "Phosphor has not checked whether \(displayName) applies cheats")
-        }
-    }
 
     public init(unsupportedReason: String? = nil, calls: Calls, maximumCodeBytes: Int, note: String? = nil) {
         self.unsupportedReason = unsupportedReason

@@ -19,16 +19,19 @@ final class AppServices {
         var noAudio = false
         var audioDevice: String?
         var frameLimit: UInt64?
+        /// Makes every game's core instead of the libretro host (in-process tests: a `ScriptedCore`).
+        var makeCore: CoreMaker?
     }
 
-    init(paths: PhosphorPaths) {
+    /// - Parameter catalog: the installed cores (tests give their own; nil: discover them).
+    init(paths: PhosphorPaths, catalog: CoreCatalog? = nil) {
         self.paths = paths
         try? paths.createFolders()
         configStore = ConfigStore.load(from: paths.configFile)
         loadedConfig = configStore.config
         if let error = configStore.loadError { Log.error("\(error)") }
         for warning in configStore.warnings { Log.warning("\(warning)") }
-        catalog = CoreCatalog.discover()
+        self.catalog = catalog ?? CoreCatalog.discover()
         skins = SkinLoader(paths: paths)
     }
 

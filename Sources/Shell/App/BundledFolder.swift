@@ -21,7 +21,7 @@ struct BundledFolder {
         if let override = environment[environmentVariable], !override.isEmpty {
             let folder = URL(fileURLWithPath: override, isDirectory: true).standardizedFileURL
             if holdsMarker(folder) { return folder }
-            Log.warning("\(environmentVariable)=\(RomInspector.sanitizedDisplayText(override)) has no \(marker); looking elsewhere")
+            Log.warning("\(environmentVariable)=\(DisplayText.sanitized(override)) has no \(marker); looking elsewhere")
         }
         let starts = [executable?.resolvingSymlinksInPath().deletingLastPathComponent(), currentDirectory].compactMap { $0 }
         for start in starts {

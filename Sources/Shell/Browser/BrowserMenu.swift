@@ -65,7 +65,7 @@ final class FoldersMenu: ListMenu, LibraryObservingScreen {
 
     override func reload() {
         items = folders.map { folder in
-            MenuItem(label: RomInspector.sanitizedDisplayText(folder.url.path),
+            MenuItem(label: DisplayText.sanitized(folder.url.path),
                      value: folder.isBundled ? "built in" : (armed == folder.url ? "Enter: remove" : ""),
                      enabled: !folder.isBundled,
                      activate: { [unowned self] actions in

@@ -48,15 +48,12 @@ enum BrowserText {
     /// A game's title as drawn: sanitized (the library already stores it so; drawing never
     /// trusts that), with a star for favourites.
     static func title(of game: Game) -> String {
-        (game.favourite ? "★ " : "") + RomInspector.sanitizedDisplayText(game.title)
+        (game.favourite ? "★ " : "") + DisplayText.sanitized(game.title)
     }
 
     /// Pasted or typed text for a one-line field: control characters and line breaks removed.
     static func fieldText(_ text: String) -> String {
-        // Each scalar the display sanitizer would replace (or turn from a tab into a space) is dropped.
-        String(String.UnicodeScalarView(text.unicodeScalars.filter { scalar in
-            RomInspector.sanitizedDisplayText(String(scalar)) == String(scalar)
-        }))
+        DisplayText.strippingUnsafe(text)
     }
 
     /// A bar of `width` cells filled to `done` of `total`.

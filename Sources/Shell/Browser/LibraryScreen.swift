@@ -111,7 +111,7 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
         do {
             let rom = try library.playableFile(for: game)
             status = nil
-            actions.append(.play(GameLaunch(rom: rom, system: game.system, title: RomInspector.sanitizedDisplayText(game.title),
+            actions.append(.play(GameLaunch(rom: rom, system: game.system, title: DisplayText.sanitized(game.title),
                                             gameID: game.id, resume: resume)))
         } catch {
             status = ("\(error)", true)
@@ -139,7 +139,7 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
     private func addFolder(_ url: URL) {
         do {
             let folder = try library.addFolder(url)
-            status = ("added \(RomInspector.sanitizedDisplayText(folder.url.path)); scanning…", false)
+            status = ("added \(DisplayText.sanitized(folder.url.path)); scanning…", false)
             startScan()
         } catch {
             status = ("\(error)", true)
@@ -149,7 +149,7 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
     private func removeFolder(_ folder: URL) {
         do {
             try library.removeFolder(folder)
-            status = ("removed \(RomInspector.sanitizedDisplayText(folder.path)) from the library", false)
+            status = ("removed \(DisplayText.sanitized(folder.path)) from the library", false)
             reload()
         } catch {
             status = ("\(error)", true)
@@ -186,7 +186,7 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
 
     // MARK: Screen
 
-    func notify(_ message: String) { status = (RomInspector.sanitizedDisplayText(message), true) }
+    func notify(_ message: String) { status = (DisplayText.sanitized(message), true) }
 
     func becameTop() {
         overlayOpen = false
@@ -349,7 +349,7 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
     private func drawHeader(_ window: CursesWindow, columns: Int) {
         window.putPadded("", row: 0, column: 0, width: columns, style: Theme.selectedInactive)
         var column = window.put(" PHOSPHOR ", row: 0, column: 0, style: Theme.selected)
-        let search = model.search.isEmpty ? "type to search" : RomInspector.sanitizedDisplayText(model.search) + "▏"
+        let search = model.search.isEmpty ? "type to search" : DisplayText.sanitized(model.search) + "▏"
         column += window.put("  Search: ", row: 0, column: column, style: Theme.selectedInactive)
         column += window.put(search, row: 0, column: column, width: max(0, columns / 2 - column),
                              style: TextStyle(foreground: 0, background: 7, bold: !model.search.isEmpty, dim: model.search.isEmpty))

@@ -36,7 +36,7 @@ enum BrowserCommand {
         try library.scan()
         let prefix = folder.url.path.hasSuffix("/") ? folder.url.path : folder.url.path + "/"
         let count = try library.games().filter { $0.path.hasPrefix(prefix) }.count
-        print("added \(RomInspector.sanitizedDisplayText(folder.url.path)): \(count) \(count == 1 ? "game" : "games")")
+        print("added \(DisplayText.sanitized(folder.url.path)): \(count) \(count == 1 ? "game" : "games")")
         return 0
     }
 }

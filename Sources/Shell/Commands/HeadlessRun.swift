@@ -35,24 +35,21 @@ struct HeadlessRun {
     }
 
     func run() throws -> Result {
-        let config = ConfigStore.load(from: paths.configFile)
-        if let error = config.loadError { Log.error("\(error)") }
-        let setup = try GameSetup(rom: rom, system: nil, explicitCore: explicitCore, config: config.config,
-                                  catalog: CoreCatalog.discover())
+        let system = try RomCheck.inspect(rom)
         let stateBytes = try stateIn.map { try Self.readState($0) }
         let stateName = stateIn?.lastPathComponent ?? ""
-        let thread = setup.makeThread(paths: paths)
-        thread.realTime = false
-        thread.frameLimit = frames
-        thread.copyOnlyFinalFrames = true
-        thread.cheats = try Self.coreCheats(cheats, setup: setup)
+        let config = ConfigStore.load(from: paths.configFile)
+        if let error = config.loadError { Log.error("\(error)") }
+        let setup = try GameSetup(rom: rom, system: system, explicitCore: explicitCore, config: config.config,
+                                  catalog: CoreCatalog.discover())
+        let coreCheats = try Self.coreCheats(cheats, setup: setup)
         let failure = Mutex<Error?>(nil)
         let recorder = try audioWAV.map { try AudioRecording(file: $0) }
         let input = self.input
         let stateOut = self.stateOut
         let stateAt = min(self.stateAt ?? frames, frames)
-        let inputState = thread.input
-        thread.beforeFrame = { host, frame in
+        let inputState = InputState()
+        let beforeFrame: @Sendable (any EmulatorCore, UInt64) -> Void = { host, frame in
             recorder?.setSourceRate(host.avInfo.sampleRate)
             if frame == 0, let stateBytes {
                 do { try host.unserializeState(stateBytes) } catch {
@@ -67,7 +64,11 @@ struct HeadlessRun {
                 }
             }
         }
-        if let recorder { thread.audioTap = { recorder.append($0) } }
+        var audioTap: (@Sendable (UnsafeBufferPointer<Int16>) -> Void)?
+        if let recorder { audioTap = { recorder.append($0) } }
+        let options = CoreThread.Options(frameLimit: frames, realTime: false, cheats: coreCheats, copyOnlyFinalFrames: true,
+                                         beforeFrame: beforeFrame, audioTap: audioTap)
+        let thread = setup.makeThread(paths: paths, options: options, input: inputState)
         let started = ContinuousClock.now
         try thread.start()
         thread.waitUntilFinished()
@@ -93,7 +94,7 @@ struct HeadlessRun {
     /// core that ignores cheats, is an error: a scripted run must not silently run without them.
     static func coreCheats(_ codes: [String], setup: GameSetup) throws -> [CoreCheat] {
         guard !codes.isEmpty else { return [] }
-        let support = setup.cheatSupport
+        let support = setup.core.cheatSupport
         let system = setup.system
         if let reason = support.unsupportedReason { throw RomCheck.Failure(description: "--cheat: \(reason)") }
         guard let system else { throw RomCheck.Failure(description: "--cheat: cannot tell which console's codes to expect") }

@@ -49,7 +49,7 @@ public enum PhosphorCommand {
     /// One line on stderr (a terminal, usually): a file name inside the message may carry escape
     /// sequences or bidi overrides, so control characters are shown as U+FFFD, never sent raw.
     static func printError(_ message: String) {
-        let line = RomInspector.sanitizedDisplayText(message.trimmingCharacters(in: .whitespacesAndNewlines))
+        let line = DisplayText.sanitized(message.trimmingCharacters(in: .whitespacesAndNewlines))
         FileHandle.standardError.write(Data("phosphor: \(line)\n".utf8))
     }
 

@@ -29,16 +29,16 @@ final class CheatsMenu: ListMenu, GameObservingScreen {
         if let outcome, case .addCheat(let cheat) = outcome.command {
             if outcome.succeeded { selection = max(0, cheats.list.cheats.count - 1) }
             let count = CheatSnapshot.countText(cheats.list.enabledCount)
-            message = RomInspector.sanitizedDisplayText(outcome.problem ?? "added \(cheat.title) · \(count)")
+            message = DisplayText.sanitized(outcome.problem ?? "added \(cheat.title) · \(count)")
             return reload()
         }
         guard let outcome, case .setCheats = outcome.command else { return reload() }
         let describe = pendingMessage
         pendingMessage = nil
         if let problem = outcome.problem {
-            message = RomInspector.sanitizedDisplayText(problem)
+            message = DisplayText.sanitized(problem)
         } else if let describe {
-            message = RomInspector.sanitizedDisplayText(describe(cheats.list))
+            message = DisplayText.sanitized(describe(cheats.list))
         }
         reload()
     }
@@ -51,7 +51,7 @@ final class CheatsMenu: ListMenu, GameObservingScreen {
             return
         }
         items = cheats.list.cheats.enumerated().map { index, cheat in
-            MenuItem(label: RomInspector.sanitizedDisplayText(cheat.title),
+            MenuItem(label: DisplayText.sanitized(cheat.title),
                      value: cheat.isValid ? (cheat.enabled ? "[x]" : "[ ]") : "invalid",
                      activate: { [unowned self] in toggle(index, actions: &$0) })
         }

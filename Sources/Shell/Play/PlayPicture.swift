@@ -70,19 +70,16 @@ final class PlayPicture {
     }
 
     private func drawScreens(_ frame: VideoFrame, _ content: Content) {
-        guard let format = PixelFormat(rawValue: frame.format.rawValue) else { return }
         frame.pixels.withUnsafeBytes { bytes in
             guard let source = try? FrameSource(bytes: bytes, width: frame.width, height: frame.height,
-                                                pitch: frame.pitch, format: format) else { return }
+                                                pitch: frame.pitch, format: frame.format) else { return }
             for screen in content.layout.screens {
                 // Skins describe the DS frame at 256x384; scale if the core sends another size.
                 let region = screen.source.map { region in
                     content.skin.frame.map { region.scaled(from: $0, to: FrameSize(width: frame.width, height: frame.height)) } ?? region
                 }
-                let pixels = region.map { PixelRect(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
-                    ?? PixelRect(x: 0, y: 0, width: frame.width, height: frame.height)
-                let target = Render.CellRect(column: screen.cells.x, row: screen.cells.y,
-                                             columns: screen.cells.columns, rows: screen.cells.rows)
+                let pixels = region ?? PixelRect(x: 0, y: 0, width: frame.width, height: frame.height)
+                let target = screen.cells
                 // The core's aspect ratio describes the whole frame; a DS screen is square-pixelled.
                 let aspect = region == nil ? content.aspectRatio : nil
                 _ = renderer.draw(source, from: pixels, into: target,
@@ -153,7 +150,7 @@ final class PlayPicture {
         guard !bar.isEmpty else { return }
         let background = RGBColor(rawValue: 0x202830)
         let foreground = RGBColor(rawValue: 0xD0D8E0)
-        renderer.fill(Render.CellRect(column: bar.x, row: bar.y, columns: bar.columns, rows: bar.rows), with: background)
+        renderer.fill(CellRect(x: bar.x, y: bar.y, columns: bar.columns, rows: bar.rows), with: background)
         // The status always shows; a notice gets what is left on the right. A long notice (an
         // error) gets more room: the status shrinks to the system and fps, then the notice is cut.
         var statusText = content.status

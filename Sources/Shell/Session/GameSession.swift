@@ -80,15 +80,16 @@ final class GameSession {
             }
         }
         let ring = SampleRing(minimumCapacity: 48_000)
-        thread = setup.makeThread(paths: services.paths, audioRing: audio == nil ? nil : ring)
-        thread.frameLimit = services.overrides.frameLimit
-        cheatSupport = setup.cheatSupport
+        cheatSupport = setup.core.cheatSupport
         cheatStore = CheatStore.load(from: CheatStore.file(paths: services.paths, system: system, gameKey: gameKey),
                                      system: system)
-        thread.cheats = cheatStore.list.coreCheats(cheatSupport)
-        thread.muteWhileFastForwarding = config.audio.fastForwardAudio == .mute
+        let options = CoreThread.Options(frameLimit: services.overrides.frameLimit,
+                                         cheats: cheatStore.list.coreCheats(cheatSupport),
+                                         muteWhileFastForwarding: config.audio.fastForwardAudio == .mute)
+        thread = setup.makeThread(paths: services.paths, options: options, audioRing: audio == nil ? nil : ring,
+                                  makeCore: services.overrides.makeCore)
         try thread.start()
-        let avInfo = try thread.perform { $0.avInfo }
+        let (avInfo, coreVersion) = try thread.perform { ($0.avInfo, $0.coreVersion) }
         if let audio {
             do {
                 audio.setVolume(Double(config.audio.volume) / 100)
@@ -107,10 +108,9 @@ final class GameSession {
                             timing: HoldTiming(initialDelay: .milliseconds(config.hold.initialDelayMilliseconds),
                                                repeatGap: .milliseconds(config.hold.repeatGapMilliseconds)))
         colorModeOverride = try? services.overrides.colorMode.map(ColorMode.init(argument:))
-        let version = (try? LibretroCoreInfoReader.version(of: core.path)) ?? core.displayVersion ?? "?"  // FIXME(core seam)
         states = StateStore(folder: services.paths.states.appendingPathComponent(system.rawValue),
                             game: GameIdentity(key: gameKey, system: system, romSize: Self.fileSize(launch.rom),
-                                               coreName: core.name, coreVersion: version))
+                                               coreName: core.name, coreVersion: coreVersion))
 
         let padMappings = GamepadMapping.loadOverrides(from: services.paths.gamepadMappings)
         gamepads = GamepadManager(overrides: padMappings.overrides)
@@ -332,7 +332,7 @@ final class GameSession {
         do {
             let text = try GamepadMapping.fileText(for: gamepads.overrides)
             try AtomicFile.write(Array(text.utf8), to: services.paths.gamepadMappings)
-            outcome.message = "\(system.label(for: button)) is now pad button \(press.code) on \(RomInspector.sanitizedDisplayText(press.pad))"
+            outcome.message = "\(system.label(for: button)) is now pad button \(press.code) on \(DisplayText.sanitized(press.pad))"
         } catch {
             outcome.problem = "pad mapping not saved: \(error)"
         }
@@ -446,7 +446,7 @@ final class GameSession {
     // MARK: Messages
 
     func notify(_ message: String, seconds: Int = 3, now: ContinuousClock.Instant) {
-        notice = (RomInspector.sanitizedDisplayText(message), now + .seconds(seconds))
+        notice = (DisplayText.sanitized(message), now + .seconds(seconds))
     }
 
     // MARK: Closing

@@ -27,12 +27,17 @@ struct GameSetup {
     /// The console whose buttons, codes and files the game uses: detected, else the core's first.
     var system: GameSystem? { detectedSystem ?? core.systems.first }
 
-    /// How this core takes cheat codes (measured per core).
-    var cheatSupport: CoreCheatSupport { CoreCheatSupport.forCore(named: core.name, displayName: core.displayName) }
-
-    /// A core thread for this game (not started).
-    func makeThread(paths: PhosphorPaths, audioRing: SampleRing? = nil) -> CoreThread {
-        CoreThread(configuration: CoreHost.Configuration(core: core, rom: rom, paths: paths, system: detectedSystem),
-                   audioRing: audioRing)
+    /// A core thread for this game (not started). `makeCore` replaces the libretro host (a
+    /// test's `ScriptedCore`); without it the core thread loads the real core.
+    func makeThread(paths: PhosphorPaths, options: CoreThread.Options, input: InputState = InputState(),
+                    audioRing: SampleRing? = nil, makeCore: CoreMaker? = nil) -> CoreThread {
+        if let makeCore {
+            return CoreThread(options: options, input: input, audioRing: audioRing, makeCore: makeCore)
+        }
+        return CoreThread(configuration: CoreHost.Configuration(core: core, rom: rom, paths: paths, system: detectedSystem),
+                          options: options, input: input, audioRing: audioRing)
     }
 }
+
+/// Builds the core on the core thread from its connections (what `CoreThread` takes).
+typealias CoreMaker = @Sendable (CoreConnections) throws -> any EmulatorCore

@@ -38,8 +38,8 @@ public enum BuiltInSkins {
     }
 
     private static var nintendoDS: Skin {
-        let top = FrameRegion(x: 0, y: 0, width: 256, height: 192)
-        let bottom = FrameRegion(x: 0, y: 192, width: 256, height: 192)
+        let top = PixelRect(x: 0, y: 0, width: 256, height: 192)
+        let bottom = PixelRect(x: 0, y: 192, width: 256, height: 192)
         return Skin(
             system: .nds, name: GameSystem.nds.displayName, frame: FrameSize(width: 256, height: 384),
             minimumSize: CellSize(columns: 24, rows: 12), background: black,

@@ -116,7 +116,7 @@ extension Skin {
             var screenReader = try JSONObjectReader(screenNode, path: screenPath)
             let screenName = try screenReader.string("name") ?? "screen \(position + 1)"
             let alignment = try screenReader.choice("alignment", as: ScreenAlignment.self) ?? .center
-            var source: FrameRegion?
+            var source: PixelRect?
             if let sourceNode = screenReader.node("source") {
                 source = try readSource(sourceNode, path: "\(screenPath).source", frame: frame)
             }
@@ -128,12 +128,12 @@ extension Skin {
     }
 
     private static func readSource(_ node: PositionedJSON, path: String,
-                                   frame: FrameSize?) throws(JSONFieldProblem) -> FrameRegion {
+                                   frame: FrameSize?) throws(JSONFieldProblem) -> PixelRect {
         guard let frame else {
             throw JSONFieldProblem(line: node.line, message: "\(path) needs the skin's \"frame\" size to refer to")
         }
         var reader = try JSONObjectReader(node, path: path)
-        let rect = FrameRegion(x: try required(&reader, "x", in: 0...frameRange.upperBound),
+        let rect = PixelRect(x: try required(&reader, "x", in: 0...frameRange.upperBound),
                              y: try required(&reader, "y", in: 0...frameRange.upperBound),
                              width: try required(&reader, "width", in: frameRange),
                              height: try required(&reader, "height", in: frameRange))

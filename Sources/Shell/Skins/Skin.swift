@@ -58,29 +58,16 @@ public struct FrameSize: Sendable, Equatable, Hashable, Codable {
     }
 }
 
-/// A rectangle in the core's frame, in pixels (origin top left).
-public struct FrameRegion: Sendable, Equatable, Hashable, Codable {
-    public var x: Int
-    public var y: Int
-    public var width: Int
-    public var height: Int
-
-    public init(x: Int, y: Int, width: Int, height: Int) {
-        self.x = x
-        self.y = y
-        self.width = width
-        self.height = height
-    }
-
-    /// This rectangle moved to a frame of another size, proportionally (for a core that sends a
-    /// different resolution than the skin was written for). Any thread.
-    public func scaled(from skinFrame: FrameSize, to actualFrame: FrameSize) -> FrameRegion {
+extension PixelRect {
+    /// This rectangle of the core's frame moved to a frame of another size, proportionally (for a
+    /// core that sends a different resolution than the skin was written for). Any thread.
+    public func scaled(from skinFrame: FrameSize, to actualFrame: FrameSize) -> PixelRect {
         guard skinFrame.width > 0, skinFrame.height > 0 else { return self }
         let left = x * actualFrame.width / skinFrame.width
         let top = y * actualFrame.height / skinFrame.height
         let right = (x + width) * actualFrame.width / skinFrame.width
         let bottom = (y + height) * actualFrame.height / skinFrame.height
-        return FrameRegion(x: left, y: top, width: right - left, height: bottom - top)
+        return PixelRect(x: left, y: top, width: right - left, height: bottom - top)
     }
 }
 
@@ -243,10 +230,10 @@ public enum ScreenAlignment: String, CaseIterable, Sendable, Codable {
 /// One screen: a part of the core's frame (the whole frame when `source` is nil).
 public struct SkinScreen: Sendable, Equatable, Encodable {
     public var name: String
-    public var source: FrameRegion?
+    public var source: PixelRect?
     public var alignment: ScreenAlignment
 
-    public init(name: String, source: FrameRegion? = nil, alignment: ScreenAlignment = .center) {
+    public init(name: String, source: PixelRect? = nil, alignment: ScreenAlignment = .center) {
         self.name = name
         self.source = source
         self.alignment = alignment

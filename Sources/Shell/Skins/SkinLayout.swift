@@ -6,15 +6,15 @@ public struct SkinLayout: Sendable, Equatable {
     public struct Screen: Sendable, Equatable {
         public var name: String
         /// Part of the core frame (nil: the whole frame).
-        public var source: FrameRegion?
+        public var source: PixelRect?
         /// The renderer fits the picture inside these cells, keeping its aspect ratio.
-        public var cells: CellBox
+        public var cells: CellRect
         public var alignment: ScreenAlignment
     }
 
     /// The legend's box and what goes in it.
     public struct Legend: Sendable, Equatable {
-        public var box: CellBox
+        public var box: CellRect
         public var position: LegendPosition
         public var buttons: [JoypadButton]
     }
@@ -25,13 +25,13 @@ public struct SkinLayout: Sendable, Equatable {
     public var screens: [Screen]
     /// Outer boxes of the borders (one per screen; the border line runs along the box's edge and the
     /// screen sits inside it). Empty for border style `none` or when a screen is too small for one.
-    public var borders: [CellBox]
+    public var borders: [CellRect]
     /// Nil when the skin has no legend or there is no room for it.
     public var legend: Legend?
     /// The whole game area (terminal minus status bar), to fill with the skin's background.
-    public var gameArea: CellBox
+    public var gameArea: CellRect
     /// The status bar rows at the bottom of the terminal (empty when `statusBarRows` is 0).
-    public var statusBar: CellBox
+    public var statusBar: CellRect
     /// True when the terminal is smaller than the skin's minimum; the screen should say
     /// "terminal too small: need `requiredColumns`×`requiredRows`".
     public var isTooSmall: Bool
@@ -52,8 +52,8 @@ extension Skin {
                        arrangement name: String? = nil, shownScreen: Int = 0) -> SkinLayout {
         let chosen = arrangement(named: name)
         let statusRows = max(0, min(statusBarRows, rows))
-        let gameArea = CellBox(x: 0, y: 0, columns: max(0, terminalColumns), rows: max(0, rows - statusRows))
-        let statusBar = CellBox(x: 0, y: rows - statusRows, columns: max(0, terminalColumns), rows: statusRows)
+        let gameArea = CellRect(x: 0, y: 0, columns: max(0, terminalColumns), rows: max(0, rows - statusRows))
+        let statusBar = CellRect(x: 0, y: rows - statusRows, columns: max(0, terminalColumns), rows: statusRows)
         var result = SkinLayout(arrangement: chosen.name, screens: [], borders: [], legend: nil,
                                 gameArea: gameArea, statusBar: statusBar, isTooSmall: false,
                                 requiredColumns: minimumSize.columns, requiredRows: minimumSize.rows + max(0, statusBarRows))
@@ -88,28 +88,28 @@ extension Skin {
 
     /// The legend strip (with one blank cell between it and the picture), or nil when the picture
     /// would fall below the skin's minimum size.
-    private func split(_ area: CellBox, for legend: SkinLegend) -> (picture: CellBox, legend: CellBox)? {
+    private func split(_ area: CellRect, for legend: SkinLegend) -> (picture: CellRect, legend: CellRect)? {
         let taken = legend.size + 1
         switch legend.position {
         case .left, .right:
             guard area.columns - taken >= minimumSize.columns else { return nil }
-            let picture = CellBox(x: legend.position == .left ? area.x + taken : area.x, y: area.y,
+            let picture = CellRect(x: legend.position == .left ? area.x + taken : area.x, y: area.y,
                                   columns: area.columns - taken, rows: area.rows)
-            let box = CellBox(x: legend.position == .left ? area.x : area.maxX - legend.size, y: area.y,
+            let box = CellRect(x: legend.position == .left ? area.x : area.maxX - legend.size, y: area.y,
                               columns: legend.size, rows: area.rows)
             return (picture, box)
         case .bottom:
             guard area.rows - taken >= minimumSize.rows else { return nil }
-            let picture = CellBox(x: area.x, y: area.y, columns: area.columns, rows: area.rows - taken)
-            let box = CellBox(x: area.x, y: area.maxY - legend.size, columns: area.columns, rows: legend.size)
+            let picture = CellRect(x: area.x, y: area.y, columns: area.columns, rows: area.rows - taken)
+            let box = CellRect(x: area.x, y: area.maxY - legend.size, columns: area.columns, rows: legend.size)
             return (picture, box)
         }
     }
 
     /// Shares `area` between the screens, in proportion to their source sizes along the
     /// arrangement's direction, with `gap` empty cells between neighbours.
-    private func divide(_ area: CellBox, among arrangement: SkinArrangement,
-                        shownScreen: Int) -> [(SkinScreen, CellBox)] {
+    private func divide(_ area: CellRect, among arrangement: SkinArrangement,
+                        shownScreen: Int) -> [(SkinScreen, CellRect)] {
         let screens = arrangement.screens
         guard !screens.isEmpty else { return [] }
         switch arrangement.direction {
@@ -125,15 +125,15 @@ extension Skin {
             let length = vertical ? area.rows : area.columns
             let gaps = min(arrangement.gap * (screens.count - 1), max(0, length - screens.count))
             let available = max(0, length - gaps)
-            var parts: [(SkinScreen, CellBox)] = []
+            var parts: [(SkinScreen, CellRect)] = []
             var offset = 0
             var handedOut = 0
             for (index, screen) in screens.enumerated() {
                 let isLast = index == screens.count - 1
                 let share = isLast ? available - handedOut : available * weights[index] / totalWeight
                 let box = vertical
-                    ? CellBox(x: area.x, y: area.y + offset, columns: area.columns, rows: share)
-                    : CellBox(x: area.x + offset, y: area.y, columns: share, rows: area.rows)
+                    ? CellRect(x: area.x, y: area.y + offset, columns: area.columns, rows: share)
+                    : CellRect(x: area.x + offset, y: area.y, columns: share, rows: area.rows)
                 parts.append((screen, box))
                 handedOut += share
                 offset += share

@@ -11,7 +11,7 @@ public enum FileNameSanitizer {
         var result = ""
         for character in name {
             let isUnsafe = character.unicodeScalars.contains { scalar in
-                RomInspector.isUnsafeForDisplay(scalar) || "/\\:*?\"<>|".unicodeScalars.contains(scalar)
+                DisplayText.isUnsafe(scalar) || "/\\:*?\"<>|".unicodeScalars.contains(scalar)
             }
             result.append(isUnsafe ? "_" : character)
         }

@@ -1,5 +1,7 @@
 /// A rectangle of pixels in a frame (or of half-block pixels on a canvas), origin top left.
-public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
+/// The one pixel rectangle of the app: a skin's part of a frame, Render's source and target
+/// areas. Codable because skins are stored as JSON. Any thread (value type).
+public struct PixelRect: Sendable, Equatable, Hashable, Codable, CustomStringConvertible {
     public var x: Int
     public var y: Int
     public var width: Int

@@ -1,0 +1,42 @@
+/// What the core thread needs from a loaded game: the seam between `CoreThread` and the thing that
+/// emulates. `CoreHost` (a dlopen'ed libretro core) is the real one; `ScriptedCore` is the one
+/// tests run in process (like swift-nio's embedded event loop beside the real one).
+///
+/// Threading: a core is created on the core thread (`CoreThread`'s `makeCore` runs there) and
+/// every member is used on that thread only, through `CoreThread.perform` and `beforeFrame`. Where
+/// the frames, samples and buttons cross threads is fixed when the core is made (`CoreConnections`).
+public protocol EmulatorCore: AnyObject {
+    /// Picture size and timing; may change during `runFrame` (SET_GEOMETRY, SET_SYSTEM_AV_INFO).
+    var avInfo: AVInfo { get }
+    /// Frames run since the game was loaded (a state load sets it back or forth).
+    var frameCount: UInt64 { get }
+    /// Stereo sample frames produced so far, muted ones included.
+    var audioFrames: Int { get }
+    /// The version the core reports for itself (`retro_get_system_info`'s `library_version`):
+    /// save-state metadata, without loading the core a second time.
+    var coreVersion: String { get }
+    /// Why the battery save could not be written last time (nil when the last write worked).
+    var batterySaveFailure: String? { get }
+
+    /// Runs one emulated frame. `fastForwarding` is what the core is told when it asks
+    /// (GET_FASTFORWARDING); `muteAudio` keeps this frame's samples out of the audio ring (the
+    /// audio tap still gets them).
+    func runFrame(fastForwarding: Bool, muteAudio: Bool)
+    /// Resets the game (the cheats handed over stay on).
+    func reset()
+    /// The core's current state, as `unserializeState` takes it back.
+    func serializeState() throws -> [UInt8]
+    /// Restores a state; a state the core refuses leaves the game as it was.
+    func unserializeState(_ bytes: [UInt8]) throws
+    /// Replaces the cheats (kept, and handed over again after a reset or a state load).
+    func setCheats(_ cheats: [CoreCheat]) throws
+    /// Writes the battery save now (pause, quit).
+    func flushBatterySave()
+    /// Unloads the game, writing the battery save first. Nothing else may be called afterwards.
+    func unload()
+}
+
+extension EmulatorCore {
+    /// One frame at normal speed with sound (frame advance).
+    public func runFrame() { runFrame(fastForwarding: false, muteAudio: false) }
+}
