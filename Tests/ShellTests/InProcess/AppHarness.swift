@@ -1,3 +1,4 @@
+import Emulation
 import Foundation
 import PhosphorKit
 import Terminal
@@ -21,12 +22,12 @@ final class AppHarness {
     private var readOffset = 0
 
     init(columns: Int = 100, rows: Int = 32, terminalType: String = "xterm-256color", label: String = "app",
-         configure: (PhosphorPaths) throws -> Void = { _ in }) throws {
+         catalog: CoreCatalog? = nil, configure: (PhosphorPaths) throws -> Void = { _ in }) throws {
         home = try TemporaryFolder(label)
         paths = PhosphorPaths(config: home.url.appendingPathComponent("config"), data: home.url.appendingPathComponent("data"))
         try paths.createFolders()
         try configure(paths)
-        services = AppServices(paths: paths)
+        services = AppServices(paths: paths, catalog: catalog)
         services.overrides.noAudio = true
         services.overrides.colorMode = "24bit"
         terminal = try HeadlessTerminal(columns: columns, rows: rows, terminalType: terminalType)

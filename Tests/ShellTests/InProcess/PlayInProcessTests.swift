@@ -1,0 +1,162 @@
+import Emulation
+import Foundation
+import PhosphorKit
+import TestSupport
+import XCTest
+@testable import Shell
+
+/// The play screen, the pause menu and its screens, in process, on a scripted core: what the
+/// tmux tests show with a real core and a real terminal, here in well under a second each.
+final class PlayInProcessTests: XCTestCase {
+    func testPictureFollowsTheButtonsAndTheStatusBarNamesTheGame() throws {
+        let game = try PlayHarness(label: "play-picture")
+        defer { game.finish() }
+        game.stepUntilPicture([])
+        XCTAssertTrue(game.screen.lines.last?.hasPrefix(" NES · ") ?? false, "status bar: \(game.screen.lines.last ?? "")")
+        XCTAssertTrue(game.screen.contains("slot 1"))
+        game.app.type("x")  // A (autorepeat-only terminal: held until the hold model lets go)
+        game.stepUntilPicture([.a])
+        XCTAssertEqual(game.journal.entries.callsFromOtherThreads, 0)
+    }
+
+    func testPauseMenuStopsTheGameAndResumeStartsIt() throws {
+        let game = try PlayHarness(label: "play-pause")
+        defer { game.finish() }
+        game.stepUntilPicture([])
+        game.openPauseMenu()
+        XCTAssertTrue(game.screen.contains("Resume"))
+        // The core thread takes the pause at its next frame; after that no frame runs.
+        game.waitForCore("the pause") { _ in true }
+        Thread.sleep(forTimeInterval: 0.05)
+        let paused = game.framesRun
+        Thread.sleep(forTimeInterval: 0.1)
+        game.app.run(steps: 5)
+        XCTAssertEqual(game.framesRun, paused, "frames ran under the pause menu")
+        game.app.type("\r")  // Resume
+        game.app.step(until: "the menu closed") { !$0.contains("Resume") }
+        game.waitForCore("frames after Resume") { $0.framesRun > paused + 3 }
+    }
+
+    func testSaveToASlotThenLoadItBack() throws {
+        let game = try PlayHarness(label: "play-states")
+        defer { game.finish() }
+        game.stepUntilPicture([])
+        game.openPauseMenu()
+        game.select("Save State")
+        game.app.type("\r")
+        game.app.step(untilText: "Automatic (on quit)")
+        game.select("Slot 1")
+        game.app.type("\r")
+        game.app.step(untilText: "saved to Slot 1 (U undoes it)")
+        let stateFile = game.paths.states.appendingPathComponent("nes/\(game.gameKey).state1")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: stateFile.path), "no \(stateFile.path)")
+        XCTAssertGreaterThanOrEqual(game.journal.entries.serializations, 1)
+        game.app.type("\u{1B}")  // back to the pause menu
+        game.app.step(until: "the pause menu again") { $0.contains("Load State") && !$0.contains("Automatic (on quit)") }
+        game.select("Load State")
+        game.app.type("\r")
+        game.app.step(untilText: "Automatic (on quit)")
+        game.select("Slot 1")
+        game.app.type("\r")
+        // Loading closes both menus and goes back to the game.
+        game.app.step(until: "the game again") { $0.contains("loaded Slot 1") && !$0.contains("Resume") }
+        XCTAssertEqual(game.journal.entries.unserializations, 1)
+    }
+
+    func testHeldButtonStaysPressedAfterTheMenuCloses() throws {
+        let game = try PlayHarness(label: "play-hold")
+        defer { game.finish() }
+        game.stepUntilPicture([])
+        game.openPauseMenu()
+        game.select("Hold Buttons")
+        game.app.type("\r")
+        game.app.step(untilText: "C clear all")
+        game.select("B")
+        game.app.type(" ")
+        game.app.step(until: "B checked") { $0.lines.contains { $0.contains("B") && $0.contains("[x]") } }
+        game.app.type("\u{1B}\u{1B}")  // hold menu, pause menu
+        game.stepUntilPicture([.b])
+        XCTAssertTrue(game.screen.lines.last?.contains("B") ?? false)
+    }
+
+    func testCheatAddedInTheMenuReachesTheCoreAndItsFile() throws {
+        let game = try PlayHarness(label: "play-cheat")
+        defer { game.finish() }
+        game.stepUntilPicture([])
+        game.openPauseMenu()
+        game.select("Cheat Codes")
+        game.app.type("\r")
+        game.app.step(untilText: "Add cheat…")
+        game.select("Add cheat…")
+        game.app.type("\r")
+        game.app.step(untilText: "Add Cheat — NES")
+        game.app.type("NOT-A-CODE\r")
+        game.app.step(untilText: "NOT-A-CODE▏")
+        XCTAssertTrue(game.screen.text.contains("Add Cheat"), "a wrong code keeps the dialog open")
+        game.app.type("\u{15}SXIOPO\r")
+        game.app.step(untilText: "Name the Cheat")
+        game.app.type("Lives\r")
+        game.app.step(untilText: "added Lives · 1 cheat on")
+        game.waitForCore("the cheat") { $0.cheatHandOvers.last?.cheats.contains { $0.code.contains("SXIOPO") } ?? false }
+        let file = game.paths.cheats.appendingPathComponent("nes/\(game.gameKey).json")
+        XCTAssertTrue(try String(contentsOf: file, encoding: .utf8).contains("SXIOPO"))
+        game.app.type("\u{1B}\u{1B}")
+        game.app.step(until: "the game again") { $0.lines.last?.contains("1 cheat") ?? false }
+    }
+
+    func testKeyRemappedInTheEditorIsSavedAndUsed() throws {
+        let game = try PlayHarness(label: "play-keys")
+        defer { game.finish() }
+        game.stepUntilPicture([])
+        game.openPauseMenu()
+        game.select("Key Mapping")
+        game.app.type("\r")
+        game.app.step(untilText: "Keys — NES")
+        game.select("P1 A")
+        game.app.type("\r")
+        game.app.step(untilText: "press the new key")
+        game.app.type("v")
+        game.app.step(untilText: "v set")
+        game.app.type("\u{1B}")  // leaves the editor: saved
+        game.app.step(until: "the pause menu") { !$0.contains("Keys — NES") && $0.contains("Resume") }
+        XCTAssertTrue(game.screen.contains("key map saved"))
+        game.app.type("\u{1B}")
+        game.app.step(until: "the game again") { !$0.contains("Resume") }
+        let saved = try FileManager.default.contentsOfDirectory(atPath: game.paths.keyMaps.path)
+        XCTAssertFalse(saved.isEmpty, "no key map file")
+        game.app.type("v")
+        game.stepUntilPicture([.a])
+    }
+
+    func testTooSmallTerminalPausesAndSaysSo() throws {
+        let game = try PlayHarness(label: "play-small")
+        defer { game.finish() }
+        game.stepUntilPicture([])
+        game.app.terminal.resize(columns: 30, rows: 10)
+        game.app.screen.resize(columns: 30, rows: 10)
+        game.app.step(untilText: "Terminal too small")
+        Thread.sleep(forTimeInterval: 0.05)
+        let frames = game.framesRun
+        Thread.sleep(forTimeInterval: 0.1)
+        XCTAssertEqual(game.framesRun, frames, "the game ran in a terminal too small to show it")
+        game.app.terminal.resize(columns: 100, rows: 32)
+        game.app.screen.resize(columns: 100, rows: 32)
+        game.stepUntilPicture([])
+        game.waitForCore("frames after the resize") { $0.framesRun > frames + 3 }
+    }
+
+    func testQuitWritesTheAutomaticStateAndStopsTheCore() throws {
+        let game = try PlayHarness(label: "play-quit")
+        defer { game.finish() }
+        game.stepUntilPicture([])
+        game.openPauseMenu()
+        game.select("Quit")
+        game.app.type("\r")
+        game.app.run(steps: 3)
+        XCTAssertTrue(game.app.app.quitRequested)
+        game.app.app.finish()
+        XCTAssertTrue(game.journal.entries.unloaded)
+        let auto = game.paths.states.appendingPathComponent("nes/\(game.gameKey).state.auto")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: auto.path), "no \(auto.path)")
+    }
+}
