@@ -1,16 +1,20 @@
 # Phosphor: `make run` and `make test` are all a new checkout needs.
-# deps     install the Debian packages that are missing (sudo only when not root)
-# build    release build of the phosphor binary
-# test     every test (unit, integration with real cores, end-to-end in tmux / a pseudo-terminal)
-# run      open the game browser on the bundled demo cartridges
-# bench    speed, bytes and memory tables (BENCHMARKS.md)
-# roms     rebuild the test cartridges from their assembly sources
-# soak     30-minute unthrottled run of every installed core (not in CI)
+# deps       install the Debian packages that are missing (sudo only when not root)
+# build      release build of the phosphor binary
+# test       every test (unit, integration with real cores, end-to-end in tmux / a pseudo-terminal)
+#            against the debug build, long stress runs as a representative slice: under 5 minutes
+# test-long  the same with the stress runs at full size (PHOSPHOR_LONG_TESTS=1), against the
+#            release binary, then the rings, the mailbox and the core thread under ThreadSanitizer
+# run        open the game browser on the bundled demo cartridges
+# bench      speed, bytes and memory tables (BENCHMARKS.md)
+# roms       rebuild the test cartridges from their assembly sources
+# soak       30-minute unthrottled run of every installed core (not in CI)
 
 SHELL := /bin/bash
 SWIFT ?= swift
 BUILD_FLAGS ?= -c release
 BIN := .build/release/phosphor
+DEBUG_BIN := .build/debug/phosphor
 
 # Build and link dependencies (-dev packages), the cores, and what the tests drive.
 DEPS_BUILD := libncurses-dev libasound2-dev retroarch-dev libretro-core-info libsamplerate0-dev \
@@ -25,7 +29,7 @@ DEPS := $(DEPS_BUILD) $(DEPS_CORES) $(DEPS_TEST) $(DEPS_BENCH)
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build test run bench roms soak clean
+.PHONY: deps build test test-long test-reliability test-others run bench roms soak clean
 
 deps:
 	@missing=$$(for p in $(DEPS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
@@ -38,12 +42,30 @@ deps:
 build: deps
 	$(SWIFT) build $(BUILD_FLAGS) --product phosphor
 
-# Every test against the release binary, then the lock-free rings, the mailbox and the core thread
-# again under ThreadSanitizer. (No --parallel: with it SwiftPM 6.3 ran no XCTest case at all here.)
+# One debug build serves both the test bundle and the binary the end-to-end tests drive (it plays
+# the test cartridges at a full 60 fps; a separate release build would double the build time).
 test: deps
+	$(SWIFT) build --build-tests
+	PHOSPHOR_BINARY=$(CURDIR)/$(DEBUG_BIN) $(TEST_HALVES)
+
+# The full stress runs, against the binary users get, then the lock-free rings, the mailbox and the
+# core thread under ThreadSanitizer (its own build of everything: too slow for `make test`).
+test-long: deps
 	$(SWIFT) build $(BUILD_FLAGS) --product phosphor
-	PHOSPHOR_BINARY=$(CURDIR)/$(BIN) $(SWIFT) test
-	$(SWIFT) test --sanitize=thread --scratch-path .build/tsan --filter 'PhosphorKitTests|CoreThreadTests'
+	$(SWIFT) build --build-tests
+	PHOSPHOR_LONG_TESTS=1 PHOSPHOR_BINARY=$(CURDIR)/$(BIN) $(TEST_HALVES)
+	$(SWIFT) test --sanitize=thread --scratch-path .build/tsan \
+		--filter 'PhosphorKitTests\.RingTests|EmulationTests\.CoreThreadTests'
+
+# The two halves of test and test-long. Both spend most of their time waiting on games that play
+# in real time, so they run side by side, each one's output printed whole when it is done. They
+# only read the finished build: --ignore-lock keeps SwiftPM from running them one after the other.
+# (Not `swift test --parallel`: that starts a process per test case and prints no per-test times.)
+TEST_HALVES = $(MAKE) --no-print-directory -j2 --output-sync=target test-reliability test-others
+test-reliability:
+	$(SWIFT) test --skip-build --ignore-lock --filter '^ReliabilityTests\.'
+test-others:
+	$(SWIFT) test --skip-build --ignore-lock --skip '^ReliabilityTests\.'
 
 run: build
 	$(BIN)

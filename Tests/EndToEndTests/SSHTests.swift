@@ -11,17 +11,27 @@ final class SSHTests: XCTestCase {
     var server: LoopbackSSHServer!
     var tmux: TmuxSession?
 
+    /// One sshd for the class: making its keys, starting it and checking a login takes about 0.7 s,
+    /// and every test makes (and ends or drops) a connection of its own anyway.
+    nonisolated(unsafe) private static var sharedServer: LoopbackSSHServer?
+
     override func setUpWithError() throws {
         phosphor = try PhosphorProcess()
-        server = try LoopbackSSHServer()
+        if Self.sharedServer == nil { Self.sharedServer = try LoopbackSSHServer() }
+        server = Self.sharedServer
     }
 
     override func tearDown() {
         tmux?.stop()  // ends the ssh client first, so sshd ends the session
         // A phosphor that failed to see the hangup would play on, orphaned, for good.
         if phosphor != nil, let leftover = phosphorPID() { kill(leftover, SIGKILL) }
-        server?.stop()
         phosphor.cleanUp()
+    }
+
+    override class func tearDown() {
+        sharedServer?.stop()
+        sharedServer = nil
+        super.tearDown()
     }
 
     /// Starts `phosphor play ROM` over ssh in tmux; `remoteCommand` wraps phosphor's command line

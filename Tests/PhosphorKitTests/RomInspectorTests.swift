@@ -265,12 +265,14 @@ final class RomInspectorTests: XCTestCase {
         }
     }
 
+    /// 3000 seeded inputs in `make test-long`, the first 600 of them in `make test` (every name,
+    /// every planted signature and large sizes are among those too).
     func testFuzzedInputsNeverCrash() {
         var generator = SeededGenerator(seed: 0x5EED)
         let names = ["a.nes", "a.gb", "a.gbc", "a.gba", "a.nds", "a.sfc", "a.smc", "a.md", "a.smd", "a.pce",
                      "a.bin", "a.rom", "a", "a.fds", "a.unf", ".nes", "x.y.z"]
         var outcomes = [String: Int]()
-        for round in 0..<3000 {
+        for round in 0..<LongTests.size(slice: 600, full: 3000) {
             let size = round % 20 == 0 ? Int.random(in: 0x7F00...0x10400, using: &generator)
                                        : Int.random(in: 0...0x300, using: &generator)
             var bytes = (0..<size).map { _ in UInt8.random(in: 0...255, using: &generator) }

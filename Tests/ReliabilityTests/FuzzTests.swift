@@ -9,7 +9,16 @@ import XCTest
 /// Seeded, bounded fuzzing of every user-file parser not fuzzed elsewhere (KeyDecoder and
 /// RomInspector have their own): random bytes and mutations of valid files. Never a crash; every
 /// refusal is one line.
+///
+/// Every count below is the `make test-long` size; `make test` runs a fifth of each, from the same
+/// seeds (`scaled`), and the thresholds on the outcomes shrink with it, so what a run asserts
+/// about the mix of accepted and refused inputs stays the same.
 final class FuzzTests: XCTestCase {
+    private static let divisor = LongTests.size(slice: 5, full: 1)
+
+    /// `fullSize` (a count of inputs, or a threshold on how many of them had some outcome) at this run's size.
+    private func scaled(_ fullSize: Int) -> Int { fullSize / Self.divisor }
+
     /// Random bytes, or a valid sample with bytes flipped, inserted, deleted, duplicated or cut.
     private func inputs(from samples: [[UInt8]], count: Int, seed: UInt64) -> [[UInt8]] {
         var generator = SeededGenerator(seed: seed)
@@ -53,7 +62,7 @@ final class FuzzTests: XCTestCase {
     func testInputScriptFuzz() {
         let samples = [Array("0 -\n30 a+right\n120 start # comment\n200 b+select+up\n".utf8)]
         var outcomes = [0, 0]
-        for bytes in inputs(from: samples, count: 3000, seed: 1) {
+        for bytes in inputs(from: samples, count: scaled(3000), seed: 1) {
             let text = String(decoding: bytes, as: UTF8.self)
             do {
                 let script = try InputScript(parsing: text, file: "moves.txt")
@@ -64,27 +73,27 @@ final class FuzzTests: XCTestCase {
                 outcomes[1] += 1
             }
         }
-        XCTAssertGreaterThan(outcomes[0], 100, "some mutations stay valid: \(outcomes)")
-        XCTAssertGreaterThan(outcomes[1], 100, "most are refused: \(outcomes)")
+        XCTAssertGreaterThan(outcomes[0], scaled(100), "some mutations stay valid: \(outcomes)")
+        XCTAssertGreaterThan(outcomes[1], scaled(100), "most are refused: \(outcomes)")
     }
 
     func testCoreInfoFileFuzz() throws {
         let info = (try? String(contentsOfFile: "/usr/share/libretro/info/gambatte_libretro.info", encoding: .utf8)) ?? ""
         let sample = Array((info.isEmpty ? "display_name = \"Nintendo - Game Boy (Gambatte)\"\nsupported_extensions = \"gb|gbc\"\n" : info).utf8)
         var parsedKeys = 0
-        for bytes in inputs(from: [sample], count: 2000, seed: 2) {
+        for bytes in inputs(from: [sample], count: scaled(2000), seed: 2) {
             let fields = CoreInfoFile.parse(String(decoding: bytes, as: UTF8.self))
             parsedKeys += fields.count
             _ = CoreInfo(path: URL(fileURLWithPath: "/tmp/fuzz_libretro.so"), info: fields)
         }
-        XCTAssertGreaterThan(parsedKeys, 1000)
+        XCTAssertGreaterThan(parsedKeys, scaled(1000))
     }
 
     func testConfigJSONFuzz() throws {
         let file = URL(fileURLWithPath: "/tmp/fuzz/config.json")
         let sample = [UInt8](try ConfigStore.encoded(PhosphorConfig()))
         var outcomes = [0, 0]
-        for bytes in inputs(from: [sample], count: 2000, seed: 3) {
+        for bytes in inputs(from: [sample], count: scaled(2000), seed: 3) {
             do {
                 let (_, warnings) = try ConfigStore.decode(bytes, file: file)
                 for warning in warnings { assertOneLine(warning, "config warning", mentions: "config.json") }
@@ -94,8 +103,8 @@ final class FuzzTests: XCTestCase {
                 outcomes[1] += 1
             }
         }
-        XCTAssertGreaterThan(outcomes[0], 50, "\(outcomes)")
-        XCTAssertGreaterThan(outcomes[1], 50, "\(outcomes)")
+        XCTAssertGreaterThan(outcomes[0], scaled(50), "\(outcomes)")
+        XCTAssertGreaterThan(outcomes[1], scaled(50), "\(outcomes)")
     }
 
     func testSkinJSONFuzz() throws {
@@ -103,7 +112,7 @@ final class FuzzTests: XCTestCase {
         let samples = try ["gbc.json", "nds.json", "snes.json"].map { [UInt8](try Data(contentsOf: skins.appendingPathComponent($0))) }
         let file = URL(fileURLWithPath: "/tmp/fuzz/gbc.json")
         var outcomes = [0, 0]
-        for bytes in inputs(from: samples, count: 1500, seed: 4) {
+        for bytes in inputs(from: samples, count: scaled(1500), seed: 4) {
             do {
                 let skin = try SkinLoader.decode(bytes, file: file, expectedSystem: nil)
                 _ = skin.layout(terminalColumns: 80, rows: 24, statusBarRows: 1)
@@ -113,14 +122,14 @@ final class FuzzTests: XCTestCase {
                 outcomes[1] += 1
             }
         }
-        XCTAssertGreaterThan(outcomes[1], 50, "\(outcomes)")
+        XCTAssertGreaterThan(outcomes[1], scaled(50), "\(outcomes)")
     }
 
     func testKeyMapJSONFuzz() {
         let samples = [Array(KeyMap.defaults(for: .snes).fileText.utf8),
                        Array(#"{ "system": "gb", "player1": { "a": "x", "b": ["z", "k"] }, "actions": { "pause-menu": [] } }"#.utf8)]
         var outcomes = [0, 0]
-        for bytes in inputs(from: samples, count: 2000, seed: 5) {
+        for bytes in inputs(from: samples, count: scaled(2000), seed: 5) {
             var map = KeyMap.defaults(for: .snes)
             let before = map
             do {
@@ -133,7 +142,7 @@ final class FuzzTests: XCTestCase {
                 outcomes[1] += 1
             }
         }
-        XCTAssertGreaterThan(outcomes[1], 100, "\(outcomes)")
+        XCTAssertGreaterThan(outcomes[1], scaled(100), "\(outcomes)")
     }
 
     /// The state file and its JSON sidecar, mutated on disk, loaded through the StateStore.
@@ -148,7 +157,7 @@ final class FuzzTests: XCTestCase {
         var loaded = 0
         var refused = 0
         var generator = SeededGenerator(seed: 6)
-        for (round, bytes) in inputs(from: [sidecar], count: 600, seed: 6).enumerated() {
+        for (round, bytes) in inputs(from: [sidecar], count: scaled(600), seed: 6).enumerated() {
             try Data(bytes).write(to: store.metadataFile(.numbered(1)))
             var state = good
             if round % 3 == 0 { state = inputs(from: [good], count: 2, seed: UInt64(round))[1] }
@@ -163,7 +172,7 @@ final class FuzzTests: XCTestCase {
                 refused += 1
             }
         }
-        XCTAssertGreaterThan(refused, 300, "loaded \(loaded), refused \(refused)")
+        XCTAssertGreaterThan(refused, scaled(300), "loaded \(loaded), refused \(refused)")
     }
 
     /// Cheat files mutated on disk: a broken one is refused with one line naming it and is never
@@ -184,7 +193,7 @@ final class FuzzTests: XCTestCase {
             """.utf8)]
         let support = CoreProfile.named("nestopia").cheatSupport(displayName: "Nestopia")
         var outcomes = [0, 0, 0]  // loaded clean, loaded with warnings, refused
-        for bytes in inputs(from: samples, count: 2000, seed: 7) {
+        for bytes in inputs(from: samples, count: scaled(2000), seed: 7) {
             try Data(bytes).write(to: file)
             var store = CheatStore.load(from: file, system: .nes)
             if let error = store.loadError {
@@ -203,9 +212,9 @@ final class FuzzTests: XCTestCase {
                 XCTAssertLessThanOrEqual(call.code.utf8.count, support.maximumCodeBytes)
             }
         }
-        XCTAssertGreaterThan(outcomes[0], 10, "\(outcomes)")
-        XCTAssertGreaterThan(outcomes[1], 20, "\(outcomes)")
-        XCTAssertGreaterThan(outcomes[2], 500, "\(outcomes)")
+        XCTAssertGreaterThan(outcomes[0], scaled(10), "\(outcomes)")
+        XCTAssertGreaterThan(outcomes[1], scaled(20), "\(outcomes)")
+        XCTAssertGreaterThan(outcomes[2], scaled(500), "\(outcomes)")
     }
 
     /// Random and mutated codes for every console: either a normalized code that validates to
@@ -223,12 +232,12 @@ final class FuzzTests: XCTestCase {
         let alphabet = Array("APZLGITYEOXUKSVN0123456789abcdefQ-:?+;, \n\t\u{0}\u{1B}é")
         var outcomes = [0, 0]
         for (round, (system, codes)) in samples.sorted(by: { $0.key.rawValue < $1.key.rawValue }).enumerated() {
-            let mutated = inputs(from: codes.map { Array($0.utf8) }, count: 700, seed: 9 + UInt64(round))
-            let random = (0..<300).map { _ in
+            let mutated = inputs(from: codes.map { Array($0.utf8) }, count: scaled(700), seed: 9 + UInt64(round))
+            let random = (0..<scaled(300)).map { _ in
                 String((0..<Int.random(in: 0...40, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
             }
             // Valid codes as people paste them: any case, any of the separators between parts.
-            let respelled = (0..<100).map { _ in
+            let respelled = (0..<scaled(100)).map { _ in
                 String(codes.randomElement(using: &generator)!.map { character -> Character in
                     if "+; \n".contains(character) { return ["+", ";", "\n", " + ", "\r\n"].randomElement(using: &generator)!.first! }
                     return Bool.random(using: &generator) ? Character(character.lowercased()) : character
@@ -250,7 +259,7 @@ final class FuzzTests: XCTestCase {
                 }
             }
         }
-        XCTAssertGreaterThan(outcomes[0], 500, "\(outcomes)")
-        XCTAssertGreaterThan(outcomes[1], 4000, "\(outcomes)")
+        XCTAssertGreaterThan(outcomes[0], scaled(500), "\(outcomes)")
+        XCTAssertGreaterThan(outcomes[1], scaled(4000), "\(outcomes)")
     }
 }

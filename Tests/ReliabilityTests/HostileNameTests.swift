@@ -30,9 +30,11 @@ final class HostileNameTests: XCTestCase {
 
     func testPlayingAHostileNamedROMNeverSendsItsBytes() throws {
         let rom = try home.write(Self.hostileName + ".gbc", try Data(contentsOf: Binaries.rom("gb/phosphor-test.gbc")))
-        // F12 (screenshot) puts a notice with the game's name on the status line.
+        // F12 (screenshot) puts a notice with the game's name on the status line: wait for it
+        // (and the rest of its line) rather than a fixed 1.5 s.
         let run = try PTYRun([Binaries.phosphor.path, "play", "--no-audio", rom.path], environment: environment,
-                             steps: [.wait("fps"), .sleep(1), .send("\u{1B}[24~"), .sleep(1.5), .send("\u{03}"), .exit(timeout: 20)], kitty: false)
+                             steps: [.wait("fps"), .sleep(1), .send("\u{1B}[24~"), .wait("screenshot", timeout: 5), .sleep(0.2),
+                                     .send("\u{03}"), .exit(timeout: 20)], kitty: false)
         XCTAssertNil(run.report.failure, run.outputText.suffix(300).debugDescription)
         XCTAssertEqual(run.report.exit, 0)
         XCTAssertEqual(home.names(in: "data/screenshots").count, 1, "F12 took a screenshot (its notice names the game)")

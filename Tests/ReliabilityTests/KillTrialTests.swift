@@ -24,10 +24,12 @@ final class KillTrialTests: XCTestCase {
         return Character(UnicodeScalar(bytes[4]))
     }
 
-    /// ≥200 SIGKILLs of a process that rewrites a 256 KiB file with AtomicFile.write in a loop.
+    /// SIGKILLs of a process that rewrites a 256 KiB file with AtomicFile.write in a loop: 200 in
+    /// `make test-long`, the first 40 of the same seeded sequence in `make test` (each trial
+    /// starts a process, about a quarter of a second; 40 still land in both versions and mid-write).
     func testSIGKILLDuringAtomicWritesNeverLeavesATornFile() throws {
         // A SIGKILL leaves the page cache alone, so the file system doesn't change the outcome; a
-        // tmpfs (where there is one) only makes fsync free and the 200 trials quick.
+        // tmpfs (where there is one) only makes fsync free and the trials quick.
         let shm = URL(fileURLWithPath: "/dev/shm")
         let folder = try ScratchFolder("atomic-kill", base: FileManager.default.isWritableFile(atPath: shm.path)
                                         ? shm : FileManager.default.temporaryDirectory)
@@ -37,7 +39,7 @@ final class KillTrialTests: XCTestCase {
         var generator = SeededGenerator(seed: 0x5EED_0001)
         var seen: [Character: Int] = [:]
         var staleSeen = 0
-        let trials = 200
+        let trials = LongTests.size(slice: 40, full: 200)
         for trial in 0..<trials {
             let probe = try ChildProcess(Binaries.probe("AtomicWriteProbe"), [target.path, "\(payloadSize)"])
             XCTAssertTrue(probe.waitForLine("ready"), "trial \(trial): the probe wrote its first version")
@@ -68,7 +70,8 @@ final class KillTrialTests: XCTestCase {
     /// A real `phosphor run --headless` on the GB cartridge (it bumps a boot counter in battery RAM
     /// and writes the .srm ~3 emulated seconds in and on quit, plus a save state) killed at random
     /// moments: the .srm is always absent or exactly 8192 bytes with the cartridge's signature, the
-    /// boot counter never goes backwards, and the state file is absent or whole.
+    /// boot counter never goes backwards, and the state file is absent or whole. 40 kills in
+    /// `make test-long`, the first 16 in `make test` (they include kills before the first write).
     func testSIGKILLDuringHeadlessRunsLeavesWholeSaves() throws {
         let home = try ScratchFolder("headless-kill")
         defer { home.remove() }
@@ -87,7 +90,7 @@ final class KillTrialTests: XCTestCase {
         var generator = SeededGenerator(seed: 0x5EED_0002)
         var lastCounter = 0
         var outcomes: [String: Int] = [:]
-        let trials = 40
+        let trials = LongTests.size(slice: 16, full: 40)
         for trial in 0..<trials {
             let stateAt = Int.random(in: 100...500, using: &generator)
             let child = try ChildProcess(Binaries.phosphor, ["run", "--headless", "--frames", "600", "--state-out", state.path,

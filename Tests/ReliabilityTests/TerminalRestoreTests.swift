@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import XCTest
 
@@ -122,15 +123,17 @@ final class TerminalRestoreTests: XCTestCase {
         }
     }
 
-    /// Hundreds of resizes a second for ten seconds, then Escape still opens the pause menu within a second.
+    /// Hundreds of resizes a second (ten seconds of them in `make test-long`, two in `make test`),
+    /// then Escape still opens the pause menu within a second.
     func testResizeStormLeavesTheGameResponsive() throws {
-        let run = try play(steps: [.wait("fps"), .storm(seconds: 10, sizes: [(30, 100), (24, 80), (50, 160), (13, 41)]),
+        let seconds = LongTests.size(slice: 2, full: 10)
+        let run = try play(steps: [.wait("fps"), .storm(seconds: Double(seconds), sizes: [(30, 100), (24, 80), (50, 160), (13, 41)]),
                                    .resize(rows: 30, columns: 100), .sleep(0.2), .send(Self.escape),
                                    .wait("Paused", timeout: 1), .send(Self.end), .sleep(0.2), .send(Self.enter), .exit()])
         run.assertTerminalRestored("resize storm")
         let resizes = run.report.timings.count > 1 ? run.report.timings[1] : 0
-        print("resize storm: \(Int(resizes)) resizes in 10 s; pause menu after \(run.report.timings.last ?? -1) s")
-        XCTAssertGreaterThan(resizes, 2000, "hundreds of resizes a second")
+        print("resize storm: \(Int(resizes)) resizes in \(seconds) s; pause menu after \(run.report.timings.last ?? -1) s")
+        XCTAssertGreaterThan(resizes, Double(200 * seconds), "hundreds of resizes a second")
         XCTAssertEqual(run.report.exit, 0)
     }
 }

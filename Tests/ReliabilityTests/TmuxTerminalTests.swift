@@ -113,12 +113,12 @@ final class TmuxTerminalTests: XCTestCase {
         try pane.assertModesRestored("after resume and Ctrl-C")
     }
 
-    /// Below 40×12: a message, no crash, and the game pauses (a 240-frame run doesn't finish
+    /// Below 40×12: a message, no crash, and the game pauses (a 120-frame run doesn't finish
     /// while the window is too small; it does once the window grows).
     func testTooSmallTerminalShowsAMessageAndPauses() throws {
-        let pane = try start(["play", "--no-audio", "--frames", "240", gbc.path], columns: 30, rows: 10)
+        let pane = try start(["play", "--no-audio", "--frames", "120", gbc.path], columns: 30, rows: 10)
         try pane.waitFor(text: "small")
-        Thread.sleep(forTimeInterval: 5)  // 240 frames take 4 s at 60 fps
+        Thread.sleep(forTimeInterval: 3)  // 120 frames take 2 s at 60 fps: a game that ran on would be done
         let screen = try pane.capture()
         XCTAssertFalse(screen.contains("EXIT="), "the game paused while too small:\n\(screen)")
         try pane.resize(columns: 100, rows: 30)

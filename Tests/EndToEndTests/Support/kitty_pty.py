@@ -126,8 +126,21 @@ def picture():
     """The game area (every row but the status bar)."""
     return [tuple(row) for row in screen[:ROWS - 1]]
 
+def pump_until_settled(limit):
+    """Reads until the picture is drawn (over 200 half blocks) and two looks 0.3 s apart agree,
+    or `limit` seconds pass: a polling wait for the idle picture instead of a fixed one."""
+    deadline = time.time() + limit
+    previous = None
+    while time.time() < deadline:
+        if not pump(0.3):
+            return
+        current = picture()
+        if current == previous and sum(cell[0] == "\u2580" for row in current for cell in row) > 200:
+            return
+        previous = current
+
 A_KEY = 120  # 'x' is A in the default key map
-pump(3.0)
+pump_until_settled(10.0)
 idle = picture()
 reply(b"\x1b[%d;1:1u" % A_KEY)          # press A, never repeated
 pump(0.6)
