@@ -47,6 +47,7 @@ build: deps
 test: deps
 	$(SWIFT) build --build-tests
 	PHOSPHOR_BINARY=$(CURDIR)/$(DEBUG_BIN) $(TEST_HALVES)
+	@Tests/summary.sh $(TEST_LOGS)/*.log
 
 # The full stress runs, against the binary users get, then the lock-free rings, the mailbox and the
 # core thread under ThreadSanitizer (its own build of everything: too slow for `make test`).
@@ -54,18 +55,22 @@ test-long: deps
 	$(SWIFT) build $(BUILD_FLAGS) --product phosphor
 	$(SWIFT) build --build-tests
 	PHOSPHOR_LONG_TESTS=1 PHOSPHOR_BINARY=$(CURDIR)/$(BIN) $(TEST_HALVES)
-	$(SWIFT) test --sanitize=thread --scratch-path .build/tsan \
-		--filter 'PhosphorKitTests\.RingTests|EmulationTests\.CoreThreadTests'
+	set -o pipefail; $(SWIFT) test --sanitize=thread --scratch-path .build/tsan \
+		--filter 'PhosphorKitTests\.RingTests|EmulationTests\.(Scripted)?CoreThreadTests' 2>&1 | tee $(TEST_LOGS)/tsan.log
+	@Tests/summary.sh $(TEST_LOGS)/*.log
 
 # The two halves of test and test-long. Both spend most of their time waiting on games that play
 # in real time, so they run side by side, each one's output printed whole when it is done. They
 # only read the finished build: --ignore-lock keeps SwiftPM from running them one after the other.
 # (Not `swift test --parallel`: that starts a process per test case and prints no per-test times.)
-TEST_HALVES = $(MAKE) --no-print-directory -j2 --output-sync=target test-reliability test-others
+# Each half keeps its log in $(TEST_LOGS); Tests/summary.sh adds them up into one closing line.
+TEST_LOGS := .build/test-logs
+TEST_HALVES = rm -rf $(TEST_LOGS) && mkdir -p $(TEST_LOGS) && \
+	$(MAKE) --no-print-directory -j2 --output-sync=target test-reliability test-others
 test-reliability:
-	$(SWIFT) test --skip-build --ignore-lock --filter '^ReliabilityTests\.'
+	set -o pipefail; $(SWIFT) test --skip-build --ignore-lock --filter '^ReliabilityTests\.' 2>&1 | tee $(TEST_LOGS)/reliability.log
 test-others:
-	$(SWIFT) test --skip-build --ignore-lock --skip '^ReliabilityTests\.'
+	set -o pipefail; $(SWIFT) test --skip-build --ignore-lock --skip '^ReliabilityTests\.' 2>&1 | tee $(TEST_LOGS)/others.log
 
 run: build
 	$(BIN)

@@ -10,6 +10,9 @@ import Render
 /// it only through `GameCommand`s (the app hands them over) and read it through `snapshot`.
 /// Play settings live once, in the configuration (`services.configStore`), and are read from there.
 ///
+/// Its commands are in GameSession+Commands.swift, its states and screenshots in
+/// GameSession+States.swift.
+///
 /// Threading: UI thread only. The core runs on its own thread (`CoreThread`); frames, samples
 /// and buttons cross over through the lock-free mailbox, ring and input state.
 final class GameSession {
@@ -27,23 +30,23 @@ final class GameSession {
     /// Local gamepads (Linux evdev): one per player, hot-plugged, mapped per pad by gamepads.json.
     let gamepads: GamepadManager
     let states: StateStore
-    private let services: AppServices
+    let services: AppServices
     private(set) var audio: AudioOutput?
     private(set) var audioStatus: String?
     /// The game's cheats (`cheats/<system>/<game>.json`) and how the core takes them.
-    private var cheatStore: CheatStore
-    private let cheatSupport: CoreCheatSupport
+    var cheatStore: CheatStore
+    let cheatSupport: CoreCheatSupport
     /// The colour mode from `--color` for this run; a choice in the menu replaces it.
-    private var colorModeOverride: ColorMode?
+    var colorModeOverride: ColorMode?
     private var pauseReasons: Set<PauseReason> = []
-    private var fastForwardLatched = false
+    var fastForwardLatched = false
     /// The battery-save failure on screen (shown once per new failure).
     private var shownSaveFailure: String?
     private var lastGamepadNotice: String?
     /// The pad button that a key-map capture waits for.
-    private var capturingPadButton: JoypadButton?
+    var capturingPadButton: JoypadButton?
     /// Outcomes that came from a tick rather than a command (a captured pad button).
-    private var tickOutcomes: [GameCommandOutcome] = []
+    var tickOutcomes: [GameCommandOutcome] = []
     private var closed = false
     private let startedAt: ContinuousClock.Instant
     /// The newest frame the play screen showed (screenshots and state previews use it).
@@ -146,7 +149,7 @@ final class GameSession {
 
     // MARK: Settings (stored once, in the configuration)
 
-    private var config: PhosphorConfig { services.config }
+    var config: PhosphorConfig { services.config }
 
     var launchedFromLibrary: Bool { launch.gameID != nil }
     var slot: Int { config.lastStateSlots[gameKey] ?? 1 }
@@ -253,194 +256,6 @@ final class GameSession {
             }
         }
         return forApp
-    }
-
-    // MARK: Commands
-
-    /// Carries out a command from a menu and says how it went.
-    func perform(_ command: GameCommand, now: ContinuousClock.Instant) -> GameCommandOutcome {
-        var outcome = GameCommandOutcome(command: command)
-        switch command {
-        case .saveState(let slot): outcome.problem = saveState(slot, now: now)
-        case .loadState(let slot): outcome.problem = loadState(slot, now: now)
-        case .undoLoad: outcome.problem = undoLoad(now: now)
-        case .setStateLocked(let slot, let locked):
-            outcome.problem = attempt { try states.setLocked(locked, slot) }
-        case .deleteState(let slot): outcome.problem = attempt { try states.delete(slot) }
-        case .undoSave(let slot): outcome.problem = attempt { _ = try states.undoLastSave(slot) }
-        case .selectSlot(let number): changeSlot(by: number - slot, now: now)
-        case .reset: reset(now: now)
-        case .screenshot: outcome.problem = takeScreenshot(now: now)
-        case .stepFastForwardSpeed(let step):
-            let maximum = config.fastForward.maximumPerSystem[system]
-            let allowed = FastForwardSpeed.allCases.filter { maximum == nil || $0 <= maximum! }
-            let current = allowed.firstIndex { Double($0.multiplier ?? 0) == fastForwardSpeed } ?? 0
-            services.configStore.config.fastForward.speed = allowed[(current + step + allowed.count) % allowed.count]
-        case .stepColorMode(let step):
-            let modes = ColorMode.allCases
-            let index = modes.firstIndex(of: colorMode) ?? 0
-            let next = modes[(index + step + modes.count) % modes.count]
-            colorModeOverride = nil
-            services.configStore.config.video.colorMode = ColorModeChoice(rawValue: next.rawValue) ?? .auto
-        case .stepVolume(let step):
-            guard let audio else { outcome.problem = audioStatus ?? "no sound"; break }
-            let volume = min(100, max(0, Int((audio.volume * 100).rounded()) + step * 10))
-            audio.setVolume(Double(volume) / 100)
-            services.configStore.config.audio.volume = volume
-        case .toggleMute: toggleMute(now: now)
-        case .stepDSLayout(let step):
-            let layouts = DSScreenLayout.allCases
-            let index = layouts.firstIndex(of: dsLayout) ?? 0
-            services.configStore.config.dsLayout = layouts[(index + step + layouts.count) % layouts.count]
-        case .toggleStatusBar: services.configStore.config.video.showStatusBar.toggle()
-        case .setCheats(let list): outcome.problem = updateCheats(list)
-        case .addCheat(let cheat):
-            var list = cheatStore.list
-            list.cheats.append(cheat)
-            outcome.problem = updateCheats(list)
-        case .toggleHeldButton(let button): input.holdButtons.toggle(button)
-        case .releaseHeldButtons: input.holdButtons.releaseAll()
-        case .setKeyMap(let map):
-            input.setKeyMap(map)
-            do {
-                try KeyMapStore(paths: services.paths).save(map)
-                notify("key map saved", now: now)
-            } catch {
-                outcome.problem = "key map not saved: \(error)"
-                notify(outcome.problem!, seconds: 5, now: now)
-            }
-        case .captureGamepadButton(let button):
-            capturingPadButton = button
-            _ = gamepads.takeLastButtonPress()  // only presses from now on count
-        }
-        return outcome
-    }
-
-    private func attempt(_ body: () throws -> Void) -> String? {
-        do { try body() } catch { return "\(error)" }
-        return nil
-    }
-
-    /// While the key-map screen waits for a pad button, the game is paused: poll the pads here.
-    private func pollCapturedPadButton(now: ContinuousClock.Instant) {
-        guard let button = capturingPadButton else { return }
-        gamepads.poll(now: now)
-        guard let press = gamepads.takeLastButtonPress() else { return }
-        capturingPadButton = nil
-        gamepads.bind(code: press.code, to: button, onPad: press.pad)
-        var outcome = GameCommandOutcome(command: .captureGamepadButton(button))
-        do {
-            let text = try GamepadMapping.fileText(for: gamepads.overrides)
-            try AtomicFile.write(Array(text.utf8), to: services.paths.gamepadMappings)
-            outcome.message = "\(system.label(for: button)) is now pad button \(press.code) on \(DisplayText.sanitized(press.pad))"
-        } catch {
-            outcome.problem = "pad mapping not saved: \(error)"
-        }
-        tickOutcomes.append(outcome)
-    }
-
-    /// Replaces the cheat list: handed to the core at once (the game may be paused) and saved to
-    /// the game's file. Returns a one-line problem, or nil when both worked.
-    private func updateCheats(_ list: CheatList) -> String? {
-        do {
-            try cheatStore.update(list)
-        } catch {
-            if cheatStore.list != list { return "\(error)" }  // refused: the file is broken
-            applyCheats()
-            return "\(error)"
-        }
-        return applyCheats()
-    }
-
-    @discardableResult
-    private func applyCheats() -> String? {
-        let calls = cheatStore.list.coreCheats(cheatSupport)
-        do {
-            try thread.perform { try $0.setCheats(calls) }
-        } catch {
-            Log.error("\(error)")
-            return "\(error)"
-        }
-        return nil
-    }
-
-    /// Sound on/off (a key and the pause menu); remembered in the config.
-    private func toggleMute(now: ContinuousClock.Instant) {
-        services.configStore.config.audio.muted.toggle()
-        let muted = config.audio.muted
-        if !isPaused { audio?.setMuted(muted) }
-        notify(audio == nil ? (audioStatus ?? "no sound") : (muted ? "sound off" : "sound on"), now: now)
-    }
-
-    private func reset(now: ContinuousClock.Instant) {
-        _ = try? thread.perform { $0.reset() }
-        notify("reset", now: now)
-    }
-
-    // MARK: States, screenshots, slots
-
-    @discardableResult
-    func saveState(_ slot: StateSlot, quiet: Bool = false, now: ContinuousClock.Instant) -> String? {
-        do {
-            let bytes = try thread.perform { try $0.serializeState() }
-            try states.save(bytes, to: slot, screenshot: lastFrame)
-            if !quiet { notify("saved \(slot)", now: now) }
-            return nil
-        } catch {
-            notify("\(error)", seconds: 5, now: now)
-            Log.error("\(error)")
-            return "\(error)"
-        }
-    }
-
-    @discardableResult
-    func loadState(_ slot: StateSlot, quiet: Bool = false, now: ContinuousClock.Instant) -> String? {
-        do {
-            let current = try thread.perform { try $0.serializeState() }
-            let loaded = try states.load(slot, currentState: current)
-            try thread.perform { try $0.unserializeState(loaded.bytes) }
-            for warning in loaded.warnings { Log.warning(warning) }
-            if !quiet { notify("loaded \(slot)", now: now) }
-            return nil
-        } catch {
-            if !quiet || !"\(error)".contains("empty") { notify("\(error)", seconds: 5, now: now) }
-            Log.error("\(error)")
-            return "\(error)"
-        }
-    }
-
-    private func undoLoad(now: ContinuousClock.Instant) -> String? {
-        do {
-            let current = try thread.perform { try $0.serializeState() }
-            let previous = try states.undoLastLoad(currentState: current)
-            try thread.perform { try $0.unserializeState(previous) }
-            notify("undid the last load", now: now)
-            return nil
-        } catch {
-            notify("\(error)", seconds: 5, now: now)
-            return "\(error)"
-        }
-    }
-
-    private func takeScreenshot(now: ContinuousClock.Instant) -> String? {
-        guard let lastFrame else {
-            notify("no picture yet", now: now)
-            return "no picture yet"
-        }
-        do {
-            let file = try ScreenshotWriter.write(lastFrame, game: gameKey, folder: services.paths.screenshots)
-            notify("screenshot \(file.lastPathComponent)", now: now)
-            return nil
-        } catch {
-            notify("screenshot failed: \(error)", seconds: 5, now: now)
-            return "screenshot failed: \(error)"
-        }
-    }
-
-    private func changeSlot(by delta: Int, now: ContinuousClock.Instant) {
-        let next = (slot - 1 + delta + 9) % 9 + 1
-        services.configStore.config.lastStateSlots[gameKey] = next
-        notify("state slot \(next)", now: now)
     }
 
     // MARK: Messages

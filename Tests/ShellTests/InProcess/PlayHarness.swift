@@ -17,7 +17,7 @@ final class PlayHarness {
 
     init(columns: Int = 100, rows: Int = 32, terminalType: String = "xterm-256color", label: String,
          script: ScriptedCore.Script = ScriptedCore.Script(title: "phosphor-test", width: 64, height: 48),
-         fromLibrary: Bool = false) throws {
+         fromLibrary: Bool = false, kittyKeyboard: Bool = false) throws {
         self.script = script
         rom = BrowserInProcessTests.bundledROM("nes/phosphor-test.nes")
         let core = CoreInfo(path: URL(fileURLWithPath: "/nonexistent/scripted_libretro.so"), name: "scripted",
@@ -27,7 +27,7 @@ final class PlayHarness {
                              catalog: CoreCatalog(cores: [core]))
         app.services.overrides.makeCore = ScriptedCore.maker(script, journal: journal)
         let launch = GameLaunch(rom: rom, system: .nes, title: "Phosphor Test", gameID: fromLibrary ? 1 : nil)
-        try app.start { try $0.startGame(launch) }
+        try app.start(kittyKeyboard: kittyKeyboard) { try $0.startGame(launch) }
     }
 
     var screen: ScreenModel { app.screen }
