@@ -46,6 +46,7 @@ build: deps
 # the test cartridges at a full 60 fps; a separate release build would double the build time).
 test: deps
 	$(SWIFT) build --build-tests
+	@rm -rf $(TEST_LOGS) && mkdir -p $(TEST_LOGS)
 	PHOSPHOR_BINARY=$(CURDIR)/$(DEBUG_BIN) $(TEST_HALVES)
 	@Tests/summary.sh $(TEST_LOGS)/*.log
 
@@ -54,6 +55,7 @@ test: deps
 test-long: deps
 	$(SWIFT) build $(BUILD_FLAGS) --product phosphor
 	$(SWIFT) build --build-tests
+	@rm -rf $(TEST_LOGS) && mkdir -p $(TEST_LOGS)
 	PHOSPHOR_LONG_TESTS=1 PHOSPHOR_BINARY=$(CURDIR)/$(BIN) $(TEST_HALVES)
 	set -o pipefail; $(SWIFT) test --sanitize=thread --scratch-path .build/tsan \
 		--filter 'PhosphorKitTests\.RingTests|EmulationTests\.(Scripted)?CoreThreadTests' 2>&1 | tee $(TEST_LOGS)/tsan.log
@@ -65,8 +67,7 @@ test-long: deps
 # (Not `swift test --parallel`: that starts a process per test case and prints no per-test times.)
 # Each half keeps its log in $(TEST_LOGS); Tests/summary.sh adds them up into one closing line.
 TEST_LOGS := .build/test-logs
-TEST_HALVES = rm -rf $(TEST_LOGS) && mkdir -p $(TEST_LOGS) && \
-	$(MAKE) --no-print-directory -j2 --output-sync=target test-reliability test-others
+TEST_HALVES = $(MAKE) --no-print-directory -j2 --output-sync=target test-reliability test-others
 test-reliability:
 	set -o pipefail; $(SWIFT) test --skip-build --ignore-lock --filter '^ReliabilityTests\.' 2>&1 | tee $(TEST_LOGS)/reliability.log
 test-others:

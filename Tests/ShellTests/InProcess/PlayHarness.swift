@@ -79,6 +79,19 @@ final class PlayHarness {
         (0..<screen.rows).compactMap { row in screen.find(text, inRow: row).map { ($0, row) } }
     }
 
+    /// Selects the row, presses Enter on it and steps until `expected` is on screen.
+    func choose(_ label: String, expecting expected: String, file: StaticString = #filePath, line: UInt = #line) {
+        select(label, file: file, line: line)
+        app.type("\r")
+        app.step(untilText: expected, file: file, line: line)
+    }
+
+    /// A game with its picture drawn and the pause menu open over it.
+    func pauseOnceDrawn(file: StaticString = #filePath, line: UInt = #line) {
+        stepUntilPicture([], file: file, line: line)
+        openPauseMenu(file: file, line: line)
+    }
+
     /// The menus' selection bar is cyan (Theme.dialogSelected: palette 14).
     private func isSelected(column: Int, row: Int) -> Bool {
         screen.effectiveColors(column: column, row: row).background == .palette(14)

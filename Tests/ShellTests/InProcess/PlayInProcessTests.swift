@@ -22,8 +22,7 @@ final class PlayInProcessTests: XCTestCase {
     func testPauseMenuStopsTheGameAndResumeStartsIt() throws {
         let game = try PlayHarness(label: "play-pause")
         defer { game.finish() }
-        game.stepUntilPicture([])
-        game.openPauseMenu()
+        game.pauseOnceDrawn()
         XCTAssertTrue(game.screen.contains("Resume"))
         // The core thread takes the pause at its next frame; after that no frame runs.
         game.waitForCore("the pause") { _ in true }
@@ -40,22 +39,15 @@ final class PlayInProcessTests: XCTestCase {
     func testSaveToASlotThenLoadItBack() throws {
         let game = try PlayHarness(label: "play-states")
         defer { game.finish() }
-        game.stepUntilPicture([])
-        game.openPauseMenu()
-        game.select("Save State")
-        game.app.type("\r")
-        game.app.step(untilText: "Automatic (on quit)")
-        game.select("Slot 1")
-        game.app.type("\r")
-        game.app.step(untilText: "saved to Slot 1 (U undoes it)")
+        game.pauseOnceDrawn()
+        game.choose("Save State", expecting: "Automatic (on quit)")
+        game.choose("Slot 1", expecting: "saved to Slot 1 (U undoes it)")
         let stateFile = game.paths.states.appendingPathComponent("nes/\(game.gameKey).state1")
         XCTAssertTrue(FileManager.default.fileExists(atPath: stateFile.path), "no \(stateFile.path)")
         XCTAssertGreaterThanOrEqual(game.journal.entries.serializations, 1)
         game.app.type("\u{1B}")  // back to the pause menu
         game.app.step(until: "the pause menu again") { $0.contains("Load State") && !$0.contains("Automatic (on quit)") }
-        game.select("Load State")
-        game.app.type("\r")
-        game.app.step(untilText: "Automatic (on quit)")
+        game.choose("Load State", expecting: "Automatic (on quit)")
         game.select("Slot 1")
         game.app.type("\r")
         // Loading closes both menus and goes back to the game.
@@ -66,11 +58,8 @@ final class PlayInProcessTests: XCTestCase {
     func testHeldButtonStaysPressedAfterTheMenuCloses() throws {
         let game = try PlayHarness(label: "play-hold")
         defer { game.finish() }
-        game.stepUntilPicture([])
-        game.openPauseMenu()
-        game.select("Hold Buttons")
-        game.app.type("\r")
-        game.app.step(untilText: "C clear all")
+        game.pauseOnceDrawn()
+        game.choose("Hold Buttons", expecting: "C clear all")
         game.select("B")
         game.app.type(" ")
         game.app.step(until: "B checked") { $0.lines.contains { $0.contains("B") && $0.contains("[x]") } }
@@ -82,14 +71,9 @@ final class PlayInProcessTests: XCTestCase {
     func testCheatAddedInTheMenuReachesTheCoreAndItsFile() throws {
         let game = try PlayHarness(label: "play-cheat")
         defer { game.finish() }
-        game.stepUntilPicture([])
-        game.openPauseMenu()
-        game.select("Cheat Codes")
-        game.app.type("\r")
-        game.app.step(untilText: "Add cheat…")
-        game.select("Add cheat…")
-        game.app.type("\r")
-        game.app.step(untilText: "Add Cheat — NES")
+        game.pauseOnceDrawn()
+        game.choose("Cheat Codes", expecting: "Add cheat…")
+        game.choose("Add cheat…", expecting: "Add Cheat — NES")
         game.app.type("NOT-A-CODE\r")
         game.app.step(untilText: "NOT-A-CODE▏")
         XCTAssertTrue(game.screen.text.contains("Add Cheat"), "a wrong code keeps the dialog open")
@@ -107,14 +91,9 @@ final class PlayInProcessTests: XCTestCase {
     func testKeyRemappedInTheEditorIsSavedAndUsed() throws {
         let game = try PlayHarness(label: "play-keys")
         defer { game.finish() }
-        game.stepUntilPicture([])
-        game.openPauseMenu()
-        game.select("Key Mapping")
-        game.app.type("\r")
-        game.app.step(untilText: "Keys — NES")
-        game.select("P1 A")
-        game.app.type("\r")
-        game.app.step(untilText: "press the new key")
+        game.pauseOnceDrawn()
+        game.choose("Key Mapping", expecting: "Keys — NES")
+        game.choose("P1 A", expecting: "press the new key")
         game.app.type("v")
         game.app.step(untilText: "v set")
         game.app.type("\u{1B}")  // leaves the editor: saved
@@ -148,8 +127,7 @@ final class PlayInProcessTests: XCTestCase {
     func testQuitWritesTheAutomaticStateAndStopsTheCore() throws {
         let game = try PlayHarness(label: "play-quit")
         defer { game.finish() }
-        game.stepUntilPicture([])
-        game.openPauseMenu()
+        game.pauseOnceDrawn()
         game.select("Quit")
         game.app.type("\r")
         game.app.run(steps: 3)

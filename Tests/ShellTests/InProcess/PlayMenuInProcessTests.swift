@@ -11,8 +11,7 @@ final class PlayMenuInProcessTests: XCTestCase {
     func testResetAndScreenshotFromTheMenu() throws {
         let game = try PlayHarness(label: "menu-reset")
         defer { game.finish() }
-        game.stepUntilPicture([])
-        game.openPauseMenu()
+        game.pauseOnceDrawn()
         game.select("Reset")
         game.app.type("\r")
         game.app.step(until: "the game after the reset") { !$0.contains("Resume") && $0.contains("reset") }
@@ -28,14 +27,11 @@ final class PlayMenuInProcessTests: XCTestCase {
     func testStatusBarAndColourChoicesAreSavedInTheConfig() throws {
         let game = try PlayHarness(label: "menu-settings")
         defer { game.finish() }
-        game.stepUntilPicture([])
-        game.openPauseMenu()
+        game.pauseOnceDrawn()
         game.select("Colour")
         game.app.type("\u{1B}[C")  // 24bit → the next mode
         game.app.step(until: "a new colour mode") { !$0.contains("◂ 24bit ▸") && $0.contains("Colour") }
-        game.select("Status Bar")
-        game.app.type("\r")
-        game.app.step(untilText: "hidden")
+        game.choose("Status Bar", expecting: "hidden")
         game.app.type("\u{1B}")
         game.app.step(until: "the game without a status bar") { !$0.contains("Resume") && !$0.contains("NES ·") }
         game.app.app.finish()
@@ -47,14 +43,9 @@ final class PlayMenuInProcessTests: XCTestCase {
     func testLockedSlotRefusesASaveAndDeleteEmptiesIt() throws {
         let game = try PlayHarness(label: "menu-lock")
         defer { game.finish() }
-        game.stepUntilPicture([])
-        game.openPauseMenu()
-        game.select("Save State")
-        game.app.type("\r")
-        game.app.step(untilText: "Automatic (on quit)")
-        game.select("Slot 2")
-        game.app.type("\r")
-        game.app.step(untilText: "saved to Slot 2")
+        game.pauseOnceDrawn()
+        game.choose("Save State", expecting: "Automatic (on quit)")
+        game.choose("Slot 2", expecting: "saved to Slot 2")
         game.app.type("l")
         game.app.step(untilText: "locked: it can't be overwritten or")  // the message wraps
         game.app.type("\r")
