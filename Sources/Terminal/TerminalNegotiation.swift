@@ -42,11 +42,8 @@ public struct TerminalNegotiation {
     /// Whether the terminal reports key releases (kitty keyboard protocol active).
     public var releaseEvents: Bool { keyboard.releaseEvents }
 
-    /// The game flags are on the terminal's stack (pushed, perhaps not confirmed) and must be popped.
-    private var flagsPushed: Bool {
-        switch keyboard.state {
-        case .verifying, .active: true
-        default: false
-        }
-    }
+    /// The game flags were pushed and must be popped on every way out: also when the terminal
+    /// did not confirm them (it half-understood the push), exactly when the negotiation's own
+    /// restore bytes say so.
+    private var flagsPushed: Bool { !keyboard.restoreBytes.isEmpty }
 }
