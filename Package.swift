@@ -10,7 +10,9 @@
 //   Emulation     the core protocol (EmulatorCore) with the libretro host and a scripted core
 //                 behind it, core profiles, the core thread
 //   Audio, Input, Library
-//   Shell         screens and run modes (its Terminal/ and UI/ folders still see CCurses/CSystem)
+//   Terminal      the terminal seam: TerminalSession (tty) and HeadlessTerminal (tests), ncurses
+//                 windows, start-up negotiation; the only Swift module that sees CCurses
+//   Shell         the app loop, the game session, screens and run modes; no C
 //   phosphor      main.swift: arguments and wiring
 import PackageDescription
 
@@ -56,9 +58,9 @@ let package = Package(
         .testTarget(name: "AudioTests", dependencies: ["Audio", "PhosphorKit"]),
         .testTarget(name: "InputTests", dependencies: ["Input", "PhosphorKit", "Terminal", "TestSupport"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "PhosphorKit"]),
-        .testTarget(name: "TerminalTests", dependencies: ["Terminal", "Input", "PhosphorKit"]),
+        .testTarget(name: "TerminalTests", dependencies: ["Terminal", "Input"]),
         .testTarget(name: "ShellTests", dependencies: [
-            "Shell", "Terminal", "Emulation", "Input", "Library", "PhosphorKit", "TestSupport",
+            "Shell", "Terminal", "Emulation", "Library", "PhosphorKit", "TestSupport",
         ]),
         // What the end-to-end and reliability tests share (a posix_spawn command runner, tmux,
         // the screen model).
