@@ -147,6 +147,18 @@ int ccurses_put(ccurses_window *window, int row, int column, const char *utf8, i
     return used;
 }
 
+int ccurses_text_width(const char *utf8) {
+    wchar_t wide[1024];
+    size_t length = mbstowcs(wide, utf8, 1023);
+    if (length == (size_t)-1) return -1;
+    int used = 0;
+    for (size_t i = 0; i < length; i++) {
+        int cell = wcwidth(wide[i]);
+        used += cell < 0 ? 1 : cell;  // as ccurses_put counts it
+    }
+    return used;
+}
+
 void ccurses_box(ccurses_window *window, int foreground, int background) {
     WINDOW *w = (WINDOW *)window;
     int pair = pair_for(foreground, background);

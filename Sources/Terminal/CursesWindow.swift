@@ -84,6 +84,13 @@ extension CursesWindow {
         return (Int(row), Int(column))
     }
 
+    /// The columns `text` takes on screen (an emoji or a CJK character takes two), as `put`
+    /// counts them: right-aligned values must be placed by this, not by their character count.
+    public static func displayWidth(of text: String) -> Int {
+        let width = Int(ccurses_text_width(text))
+        return width >= 0 ? width : text.count
+    }
+
     /// Tells ncurses that SGR 0 was written behind its back.
     static func attributesWereReset() { ccurses_attributes_reset() }
 }

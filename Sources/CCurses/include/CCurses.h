@@ -41,6 +41,9 @@ void ccurses_clear(ccurses_window *window, int foreground, int background);
 /// Writes UTF-8 text at (row, column) of the window, clipped to `max_columns` cells (-1: to the edge).
 int ccurses_put(ccurses_window *window, int row, int column, const char *utf8, int max_columns,
                 int foreground, int background, int attributes);
+/// How many terminal columns `utf8` takes (wcwidth per character, as ccurses_put counts them);
+/// -1 for text that is not valid in the locale.
+int ccurses_text_width(const char *utf8);
 /// A box around the window's edge in the given colours (line-drawing characters).
 void ccurses_box(ccurses_window *window, int foreground, int background);
 

@@ -113,7 +113,7 @@ class ListMenu: Screen {
             let inner = columns - 4
             window.putPadded(" " + item.label, row: 2 + offset, column: 2, width: inner, style: style)
             if !item.value.isEmpty {
-                let valueColumn = max(2, 2 + inner - item.value.count - 1)
+                let valueColumn = max(2, 2 + inner - CursesWindow.displayWidth(of: item.value) - 1)
                 window.put(item.value, row: 2 + offset, column: valueColumn, width: inner - (valueColumn - 2), style: style)
             }
         }

@@ -48,6 +48,9 @@ final class PlayMenuInProcessTests: XCTestCase {
         game.choose("Slot 2", expecting: "saved to Slot 2")
         game.app.type("l")
         game.app.step(untilText: "locked: it can't be overwritten or")  // the message wraps
+        // The lock (an emoji, two columns wide) must not push the value out of line with the
+        // other rows' values: they all end at the same column.
+        XCTAssertEqual(Self.valueEndColumn(row: "Slot 2", in: game.screen), Self.valueEndColumn(row: "Slot 3", in: game.screen))
         game.app.type("\r")
         game.app.step(untilText: "Slot 2 is locked (L unlocks it)")
         game.app.type("l")
@@ -56,6 +59,15 @@ final class PlayMenuInProcessTests: XCTestCase {
         game.app.step(untilText: "deleted Slot 2")
         let state = game.paths.states.appendingPathComponent("nes/\(game.gameKey).state2")
         XCTAssertFalse(FileManager.default.fileExists(atPath: state.path))
+    }
+
+    /// The column of the last character before the inner menu's right border on the row that
+    /// shows `label` (nil when there is no such row).
+    static func valueEndColumn(row label: String, in screen: ScreenModel) -> Int? {
+        guard let (labelColumn, row) = screen.find(label) else { return nil }
+        guard let border = (labelColumn..<screen.columns).first(where: { screen.cell(column: $0, row: row).character == "│" })
+        else { return nil }
+        return (labelColumn..<border).last { screen.cell(column: $0, row: row).character != " " }
     }
 
     func testUndoLastLoadPutsBackTheStateBeforeTheLoad() throws {
