@@ -100,8 +100,10 @@ public final class CoreThread: @unchecked Sendable {
                 loaded.withLock { outcome = .success(()); loaded.signal() }
                 run(core)
             } catch {
-                loaded.withLock { outcome = outcome ?? .failure(error); loaded.signal() }
                 endState = .crashed("\(error)")
+                // The status says "crashed" before `start` returns with the error.
+                condition.withLock { status.state = endState }
+                loaded.withLock { outcome = outcome ?? .failure(error); loaded.signal() }
             }
             let threadCPU = try? ThreadCPUTime.current()
             condition.withLock {
@@ -200,10 +202,12 @@ public final class CoreThread: @unchecked Sendable {
             while requestedState == .paused && jobs.isEmpty {
                 waitedPaused = true
                 if status.state != .paused {
-                    status.state = .paused
+                    // The battery save is on disk before the thread says "paused": whoever waits
+                    // for the pause (a menu, Ctrl-Z, a test) may rely on it.
                     condition.unlock()
                     core.flushBatterySave()
                     condition.lock()
+                    if requestedState == .paused { status.state = .paused }
                     continue
                 }
                 condition.wait()
