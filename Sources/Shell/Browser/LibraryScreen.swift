@@ -25,8 +25,8 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
     private var status: (text: String, isError: Bool)?
     private var scan: LibraryScanTask?
     private var rescanWanted = false
-    /// True while a dialog or menu this screen pushed is open (ticks then do not draw over it).
-    private var overlayOpen = false
+    /// A dialog or menu lies on top (the app says so): ticks then do not draw over it.
+    private var covered = false
     private var listScroll = 0
     private var clickTargets = ClickTargets()
     private var preview = PreviewCache()
@@ -158,7 +158,7 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
 
     func isBundled(_ folder: URL) -> Bool { folder.standardizedFileURL.path == bundledRoms?.standardizedFileURL.path }
 
-    func openAddFolderDialog(actions: inout [AppAction]) { push(AddFolderDialog.make(), actions: &actions) }
+    func openAddFolderDialog(actions: inout [AppAction]) { actions.append(.push(AddFolderDialog.make())) }
 
     // MARK: Commands
 
@@ -179,26 +179,20 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
         return LibrarySnapshot(sort: model.sort, favouritesOnly: model.favouritesOnly, folders: folders)
     }
 
-    func push(_ screen: Screen, actions: inout [AppAction]) {
-        overlayOpen = true
-        actions.append(.push(screen))
-    }
-
     // MARK: Screen
 
     func notify(_ message: String) { status = (DisplayText.sanitized(message), true) }
 
-    func becameTop() {
-        overlayOpen = false
-        preview.invalidate()
-    }
+    func becameTop() { preview.invalidate() }
+
+    func coverChanged(covered: Bool) { self.covered = covered }
 
     func tick(now: ContinuousClock.Instant, context: DrawContext, actions: inout [AppAction]) -> Duration? {
         guard let scan else { return nil }
         let snapshot = scan.snapshot
         if snapshot.isFinished { scanFinished(snapshot) }
         // The app draws after events only; progress needs drawing from here (not over a dialog).
-        if !overlayOpen {
+        if !covered {
             draw(in: context)
             CursesWindow.update()
         }
@@ -229,7 +223,7 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
             case "e": model.toggleFavouritesOnly()
             case "a": openAddFolderDialog(actions: &actions)
             case "r": rescan()
-            case "o": push(BrowserMenu(snapshot: librarySnapshot), actions: &actions)
+            case "o": actions.append(.push(BrowserMenu(snapshot: librarySnapshot)))
             case "u": model.setSearch("")
             default: break
             }
@@ -240,7 +234,7 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
         case .function(3): toggleFavourite()
         case .function(4): model.toggleFavouritesOnly()
         case .function(5): rescan()
-        case .function(9): push(BrowserMenu(snapshot: librarySnapshot), actions: &actions)
+        case .function(9): actions.append(.push(BrowserMenu(snapshot: librarySnapshot)))
         case .function(10): actions.append(.quit)
         case .backspace:
             if !model.search.isEmpty { model.setSearch(String(model.search.dropLast())) }
