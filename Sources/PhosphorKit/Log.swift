@@ -75,7 +75,7 @@ public final class Log: Sendable {
                 try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try Self.openDescriptor(&state)
             } catch {
-                state.openFailure = "\(url.path): \(error)"
+                state.openFailure = ErrorText.line(error, file: url)
                 throw error
             }
             state.openFailure = nil

@@ -64,7 +64,8 @@ final class PhosphorApp {
             stackChanged()
             return true
         } catch {
-            services.exitMessage = "\(error)"
+            Log.error("\(error)")
+            services.exitMessage = ErrorText.line(error)
             return false
         }
     }
@@ -240,8 +241,8 @@ final class PhosphorApp {
                     stackChanged()
                     perform([.library(.gameStarted(launch))])
                 } catch {
-                    let message = "\(error)"
-                    Log.error(message)
+                    Log.error("\(error)")
+                    let message = ErrorText.line(error)
                     if let top = screens.last as? NotifiableScreen { top.notify(message) } else {
                         services.exitMessage = message
                         quitRequested = true
