@@ -54,13 +54,13 @@ public final class GameLibrary {
             if FileManager.default.isReadableFile(atPath: url.path),
                let readOnly = try? GameLibrary.openAndMigrate(url, access: .immutable) {
                 database = readOnly
-                readOnlyNote = "\(name) cannot be written (\(Self.reason(error))): the library is read-only, changes are not kept"
+                readOnlyNote = "\(name) is read-only: changes to the library are not kept"
             } else {
                 database = try GameLibrary.openAndMigrate(url, access: .memory)
                 isInMemory = true
-                readOnlyNote = "\(name) cannot be written (\(Self.reason(error))): showing an empty library, changes are not kept"
+                readOnlyNote = "\(name) cannot be written: an empty library for now, nothing is kept"
             }
-            Log.warning(readOnlyNote!)
+            Log.warning("\(readOnlyNote!) (\(Self.reason(error)))")
         }
     }
 

@@ -21,7 +21,7 @@ final class ReadOnlyLibraryTests: XCTestCase {
             XCTAssertTrue(library.isInMemory)
             XCTAssertEqual(try library.games(), [])
             let note = try XCTUnwrap(library.readOnlyNote)
-            XCTAssertTrue(note.contains("changes are not kept"), note)
+            XCTAssertTrue(note.contains("nothing is kept"), note)
             XCTAssertFalse(note.contains("\n"))
             // An in-memory library still takes folders (the bundled cartridges) for this run.
             try folder.write("roms/a.gba", TestRom.gba(title: "ADVANCE"))

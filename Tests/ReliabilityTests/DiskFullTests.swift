@@ -98,10 +98,10 @@ final class DiskFullTests: XCTestCase {
                 + "; echo EXIT=$?; sleep 600"
             let pane = try TmuxPane(command: (prefix + ["/bin/sh", "-c", script]).map(TmuxPane.quote).joined(separator: " "))
             self.pane = pane
-            let screen = try pane.waitFor("the browser (\(label))", timeout: 15) { $0.contains("PHOSPHOR TEST") || $0.contains("EXIT=") }
+            let screen = try pane.waitFor("the browser (\(label))", timeout: 15) { $0.contains("Game Boy Color") || $0.contains("EXIT=") }
             XCTAssertFalse(screen.contains("EXIT="), "\(label): the browser started:\n\(screen)")
             if !full {
-                XCTAssertTrue(screen.contains("read-only") || screen.contains("cannot be written"), "\(label): one notice:\n\(screen)")
+                XCTAssertTrue(screen.contains("library.sqlite is read-only"), "\(label): one notice:\n\(screen)")
             }
             try pane.send("C-q")
             let end = try pane.waitFor(text: "EXIT=", timeout: 10)
