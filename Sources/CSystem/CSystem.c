@@ -34,17 +34,37 @@ int csystem_errno(void) { return errno; }
 static struct termios saved_termios;
 static int saved_termios_valid = 0;
 static int saved_termios_fd = -1;
+static int saved_was_raw = 0;
 static char restore_bytes[256];
 static int restore_length = 0;
 static int restore_fd = -1;
 static int signal_pipe_fd = -1;
 
+// `stty sane`'s modes over whatever `t` holds (its control characters are kept: raw mode
+// leaves them alone, so they are still the user's).
+static void make_sane(struct termios *t) {
+    t->c_iflag &= ~(tcflag_t)(IGNBRK | INLCR | IGNCR | IXOFF | IUCLC | IXANY | PARMRK | ISTRIP);
+    t->c_iflag |= BRKINT | ICRNL | IXON | IMAXBEL | IUTF8;
+    t->c_oflag &= ~(tcflag_t)(OLCUC | OCRNL | ONOCR | ONLRET | OFILL | OFDEL);
+    t->c_oflag |= OPOST | ONLCR;
+    t->c_cflag |= CREAD;
+    t->c_lflag &= ~(tcflag_t)(ECHONL | NOFLSH | XCASE | TOSTOP | ECHOPRT);
+    t->c_lflag |= ISIG | ICANON | IEXTEN | ECHO | ECHOE | ECHOK | ECHOCTL | ECHOKE;
+}
+
 int csystem_save_terminal(int fd) {
     if (tcgetattr(fd, &saved_termios) != 0) return -1;
+    // A terminal already raw at start (no line editing, no echo) is one that a killed program
+    // (SIGKILL: no handler runs) left behind, maybe an earlier Phosphor: giving those modes back
+    // would leave the shell unusable, so the saved state becomes sane cooked modes instead.
+    saved_was_raw = !(saved_termios.c_lflag & ICANON) && !(saved_termios.c_lflag & ECHO);
+    if (saved_was_raw) make_sane(&saved_termios);
     saved_termios_valid = 1;
     saved_termios_fd = fd;
     return 0;
 }
+
+int csystem_saved_terminal_was_raw(void) { return saved_termios_valid && saved_was_raw; }
 
 int csystem_enter_raw_mode(int fd) {
     struct termios raw;
@@ -90,7 +110,15 @@ static void crash_signal(int number) {
 }
 
 static const int forwarded_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT, SIGWINCH};
-static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
+// Every other signal whose default action ends the process: crashes, and the ones a user or a
+// script sends (SIGQUIT from Ctrl-\\ or kill, SIGUSR1/2, timers, resource limits). Each gives the
+// terminal back, then dies of the same signal, so the exit status still says which. Catching
+// SIGQUIT and the crash signals here also keeps Swift's backtracer (which installed its own
+// handlers when the runtime loaded) from starting its interactive prompt on a raw alt screen.
+static const int crash_signals[] = {
+    SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS, SIGQUIT,
+    SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGPWR, SIGSTKFLT,
+};
 
 int csystem_install_signal_handlers(int pipe_write_fd) {
     signal_pipe_fd = pipe_write_fd;

@@ -22,17 +22,26 @@ public final class GameLibrary {
     /// Set when the database file was damaged and moved aside at open: one line for the user.
     public private(set) var recoveryNote: String?
 
+    /// Set when the library could not be opened for writing (a read-only or full disk): it was
+    /// opened read-only, or as an empty library in memory, and changes are not kept. One line.
+    public private(set) var readOnlyNote: String?
+    /// The library lives in memory only (its file could neither be written nor read).
+    public private(set) var isInMemory = false
+    public var isReadOnly: Bool { readOnlyNote != nil }
+
     private let database: SQLiteDatabase
 
     /// Opens (or creates) the library at `url`. `extractionFolder` defaults to
-    /// `extracted/` beside the database.
-    public init(url: URL, extractionFolder: URL? = nil, scanner: LibraryScanner = LibraryScanner()) throws {
+    /// `extracted/` beside the database. A disk that refuses writes does not stop it: playing
+    /// needs no writes, so the library opens read-only (or empty, in memory) and says so.
+    public init(url: URL, extractionFolder: URL? = nil, scanner: LibraryScanner = LibraryScanner(),
+                fileSystem: LibraryFileSystem = .real) throws {
         self.url = url
         self.extractionFolder = extractionFolder ?? url.deletingLastPathComponent().appendingPathComponent("extracted")
         self.scanner = scanner
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         do {
-            database = try GameLibrary.openAndMigrate(url)
+            try fileSystem.prepareFolder(url.deletingLastPathComponent())
+            database = try GameLibrary.openAndMigrate(url, access: fileSystem.access)
         } catch let error as SQLiteError where error.isCorruption {
             let movedTo = try GameLibrary.moveAside(url)
             let note = "\(DisplayText.sanitized(url.lastPathComponent)): damaged (\(error.message)); "
@@ -40,15 +49,51 @@ public final class GameLibrary {
             Log.warning(note)
             recoveryNote = note
             database = try GameLibrary.openAndMigrate(url)
+        } catch let error where Self.isUnwritable(error) {
+            let name = DisplayText.sanitized(url.path)
+            if FileManager.default.isReadableFile(atPath: url.path),
+               let readOnly = try? GameLibrary.openAndMigrate(url, access: .immutable) {
+                database = readOnly
+                readOnlyNote = "\(name) is read-only: changes to the library are not kept"
+            } else {
+                database = try GameLibrary.openAndMigrate(url, access: .memory)
+                isInMemory = true
+                readOnlyNote = "\(name) cannot be written: an empty library for now, nothing is kept"
+            }
+            Log.warning("\(readOnlyNote!) (\(Self.reason(error)))")
         }
+    }
+
+    private static func isUnwritable(_ error: Error) -> Bool {
+        if let error = error as? SQLiteError { return SQLiteDatabase.isUnwritable(error.code) }
+        if let error = error as? CocoaError { return [.fileWriteNoPermission, .fileWriteVolumeReadOnly, .fileWriteOutOfSpace, .fileWriteUnknown].contains(error.code) }
+        if let error = error as? SystemError { return [EROFS, ENOSPC, EACCES, EPERM, EDQUOT].contains(error.code) }
+        return false
+    }
+
+    private static func reason(_ error: Error) -> String {
+        if let error = error as? SQLiteError { return error.message }
+        if let error = error as? SystemError { return String(cString: strerror(error.code)) }
+        return "read-only or full disk"
     }
 
     // MARK: - Opening
 
-    private static func openAndMigrate(_ url: URL) throws -> SQLiteDatabase {
-        let database = try SQLiteDatabase(path: url.path)
-        let mode = try database.query("PRAGMA journal_mode=WAL") { $0.text(0) }.first ?? ""
-        if mode.lowercased() != "wal" { Log.warning("\(url.lastPathComponent): journal mode is \(mode), not WAL") }
+    private static func openAndMigrate(_ url: URL, access: SQLiteDatabase.Access = .readWrite) throws -> SQLiteDatabase {
+        let database = try SQLiteDatabase(path: url.path, access: access)
+        if access == .immutable {
+            // Nothing may be written: no journal switch, no migration. A file from an older
+            // schema has nothing to show yet.
+            let version = Int(try database.query("PRAGMA user_version") { $0.integer(0) }.first ?? 0)
+            guard version == schemaVersion else {
+                throw GameLibraryError.newerSchema(database: url.path, version: version, supported: schemaVersion)
+            }
+            return database
+        }
+        if access == .readWrite {
+            let mode = try database.query("PRAGMA journal_mode=WAL") { $0.text(0) }.first ?? ""
+            if mode.lowercased() != "wal" { Log.warning("\(url.lastPathComponent): journal mode is \(mode), not WAL") }
+        }
         let check = try database.query("PRAGMA quick_check") { $0.text(0) }
         guard check == ["ok"] else {
             throw SQLiteError(function: "PRAGMA quick_check", code: SQLITE_CORRUPT,

@@ -1,8 +1,10 @@
 internal import CSQLite
+import Foundation
+import PhosphorKit
 
 /// A failed SQLite call: the C function (or statement) that failed, SQLite's result code and
 /// `sqlite3_errmsg`. One line.
-public struct SQLiteError: Error, CustomStringConvertible, Equatable {
+public struct SQLiteError: Error, CustomStringConvertible, Equatable, ErrorText.Describing {
     public let function: String
     public let code: Int32
     public let message: String
@@ -14,6 +16,18 @@ public struct SQLiteError: Error, CustomStringConvertible, Equatable {
     }
 
     public var description: String { "\(function): \(message) (SQLite code \(code))" }
+
+    /// For the user: what happened to the library, without the SQL or the C call.
+    public var userText: String {
+        switch code & 0xFF {
+        case SQLITE_BUSY, SQLITE_LOCKED: "the game library is busy (another Phosphor is using it): try again in a moment"
+        case SQLITE_READONLY: "the game library cannot be written (read-only disk or file): changes are not kept"
+        case SQLITE_FULL: "the disk is full: the game library could not save (free some space)"
+        case SQLITE_CORRUPT, SQLITE_NOTADB: "the game library file is damaged: restart Phosphor to set it aside"
+        case SQLITE_IOERR: "the game library could not be read or written (disk error)"
+        default: "the game library failed: \(message)"
+        }
+    }
 
     /// The file is not a database or its pages are damaged: the only errors that justify moving
     /// the file aside. Anything else (locked, read-only, disk full) must leave the file alone.
@@ -36,9 +50,33 @@ enum SQLiteValue {
 final class SQLiteDatabase {
     private let handle: OpaquePointer
 
-    init(path: String) throws {
+    /// How a connection may touch its file.
+    enum Access {
+        case readWrite
+        /// Read-only media (or a folder we may not write): `immutable=1` tells SQLite the file
+        /// cannot change, so it needs no lock and no `-shm` file (which it could not create).
+        case immutable
+        /// No file at all: a private database that lives as long as the connection.
+        case memory
+    }
+
+    /// The codes that mean "this file or folder can't be written now" (not damage, not a busy lock).
+    static func isUnwritable(_ code: Int32) -> Bool {
+        [SQLITE_READONLY, SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_PERM].contains(code & 0xFF)
+    }
+
+    init(path: String, access: Access = .readWrite) throws {
         var opened: OpaquePointer?
-        let result = sqlite3_open_v2(path, &opened, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil)
+        let result: Int32
+        switch access {
+        case .readWrite:
+            result = sqlite3_open_v2(path, &opened, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil)
+        case .immutable:
+            let uri = URL(fileURLWithPath: path).absoluteString + "?immutable=1"
+            result = sqlite3_open_v2(uri, &opened, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nil)
+        case .memory:
+            result = sqlite3_open_v2(":memory:", &opened, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil)
+        }
         guard result == SQLITE_OK, let opened else {
             let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(result))
             sqlite3_close_v2(opened)

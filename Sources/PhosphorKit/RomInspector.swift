@@ -23,6 +23,8 @@ public enum RomInspectionError: Error, Equatable, CustomStringConvertible {
     case tooSmall(file: String, system: GameSystem, size: Int, needed: Int)
     case badHeader(file: String, system: GameSystem, reason: String)
     case unknownSystem(file: String)
+    /// The header declares more than the file holds (a cut-short download or copy).
+    case truncated(file: String, system: GameSystem, size: Int, needed: Int)
 
     public var description: String {
         switch self {
@@ -35,6 +37,9 @@ public enum RomInspectionError: Error, Equatable, CustomStringConvertible {
         case .badHeader(let file, let system, let reason):
             "\(DisplayText.sanitized(file)): not \(RomInspector.article(system)) "
                 + "\(system.displayName) ROM: \(reason)"
+        case .truncated(let file, let system, let size, let needed):
+            "\(DisplayText.sanitized(file)): cut short: its \(system.displayName) header needs "
+                + "\(needed) bytes but the file has \(size); copy or download it again"
         case .unknownSystem(let file):
             "\(DisplayText.sanitized(file)): unknown system (no known extension or header)"
         }
@@ -139,6 +144,9 @@ public enum RomInspector {
         func tooSmall(_ needed: Int) -> Result<RomInfo, RomInspectionError> {
             .failure(.tooSmall(file: fileName, system: system, size: view.fileSize, needed: needed))
         }
+        func truncated(_ needed: Int) -> Result<RomInfo, RomInspectionError> {
+            .failure(.truncated(file: fileName, system: system, size: view.fileSize, needed: needed))
+        }
         func bad(_ reason: String) -> Result<RomInfo, RomInspectionError> {
             .failure(.badHeader(file: fileName, system: system, reason: reason))
         }
@@ -165,13 +173,19 @@ public enum RomInspector {
             return .success(view.gameBoyInfo)
         case .gba:
             guard view.fileSize >= 0xC0, view.count >= 0xC0 else { return tooSmall(0xC0) }
-            guard view[0xB2] == 0x96 || view.gbaComplementMatches else {
-                return bad("no fixed 0x96 at 0xB2 and bad header complement")
+            // The BIOS refuses a cartridge whose complement is wrong, so every dump that ever ran
+            // on hardware (and every gbafix'd homebrew) has it right; 0x96 alone is no proof.
+            guard view.gbaComplementMatches else {
+                return bad(view[0xB2] == 0x96 ? "bad header checksum at 0xBD (the file is damaged)"
+                                              : "no fixed 0x96 at 0xB2 and bad header complement")
             }
+            if let needed = view.gbaMinimumSize, view.fileSize < needed { return truncated(needed) }
             return .success(view.gbaInfo)
         case .nds:
             guard view.fileSize >= 0x200, view.count >= 0x160 else { return tooSmall(0x200) }
             guard view.ndsHeaderCRCMatches else { return bad("header CRC16 at 0x15E does not match") }
+            guard view.ndsHasARM9Code else { return bad("the header names no ARM9 code") }
+            if view.fileSize < view.ndsMinimumSize { return truncated(view.ndsMinimumSize) }
             return .success(view.ndsInfo)
         case .snes:
             guard view.fileSize >= 0x8000 else { return tooSmall(0x8000) }
@@ -192,10 +206,14 @@ public enum RomInspector {
     /// Strict signatures only, for files whose extension says nothing.
     static func sniff(_ view: HeaderView) -> RomInfo? {
         if view.fileSize >= 16, view.hasPrefix("NES\u{1A}") { return RomInfo(system: .nes, title: nil) }
-        if view.count >= 0xC0, view[0xB2] == 0x96, view.gbaComplementMatches { return view.gbaInfo }
+        if view.count >= 0xC0, view[0xB2] == 0x96, view.gbaComplementMatches,
+           view.fileSize >= view.gbaMinimumSize ?? 0 {
+            return view.gbaInfo
+        }
         if view.count >= 0x150, view.hasGameBoyLogo { return view.gameBoyInfo }
         if view.count >= 0x160, view.fileSize >= 0x200, view.ndsHeaderCRCMatches,
-           view.bytes[0..<0x15E].contains(where: { $0 != 0 }) {
+           view.bytes[0..<0x15E].contains(where: { $0 != 0 }), view.ndsHasARM9Code,
+           view.fileSize >= view.ndsMinimumSize {
             return view.ndsInfo
         }
         if view.count >= 0x200, let info = view.genesisInfo { return info }

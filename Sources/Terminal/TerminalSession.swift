@@ -38,6 +38,8 @@ public final class TerminalSession: TerminalDevice {
     /// hangup (a remote shell that traps HUP): without this the game would play on, unseen, for good.
     public private(set) var hasHungUp = false
     private var modes: [UInt8] = []
+    /// When `wait` last measured the log file (what cores printf into it grows it unseen).
+    private var lastLogCheck = ContinuousClock.now
 
     /// Checks the terminal before touching it: a real tty, not `dumb`, a UTF-8 locale.
     public init(logFile: URL, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
@@ -67,11 +69,19 @@ public final class TerminalSession: TerminalDevice {
 
     private func open(logFile: URL) throws {
         try systemCall("tcgetattr") { csystem_save_terminal(input) }
-        try FileManager.default.createDirectory(at: logFile.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let log = try openFile(logFile.path, flags: O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC)
-        try systemCall("dup2(log, stdout)") { csystem_replace(log, STDOUT_FILENO) }
-        try systemCall("dup2(log, stderr)") { csystem_replace(log, STDERR_FILENO) }
-        close(log)
+        if csystem_saved_terminal_was_raw() == 1 {
+            Log.warning("the terminal was left raw (no echo, no line editing) by a killed program: sane modes are restored on exit")
+        }
+        if Log.shared.file?.path != logFile.path { try? Log.shared.open(logFile) }
+        // The log owns descriptors 1 and 2 from here: it rotates the file when cores printf too
+        // much (enforceSizeLimit, from wait) and dup2s the new file onto them. A log without a file
+        // (read-only or full disk) sends them to /dev/null: never onto the game screen.
+        if !Log.shared.redirectStandardStreams() {
+            let null = try openFile("/dev/null", flags: O_WRONLY | O_CLOEXEC)
+            try systemCall("dup2(/dev/null, stdout)") { csystem_replace(null, STDOUT_FILENO) }
+            try systemCall("dup2(/dev/null, stderr)") { csystem_replace(null, STDERR_FILENO) }
+            close(null)
+        }
         guard ccurses_start(nil, input, output) == 0 else {
             putBackStandardStreams()
             throw Failure(description: "ncurses cannot drive TERM=\(ProcessInfo.processInfo.environment["TERM"] ?? "")")
@@ -139,6 +149,7 @@ public final class TerminalSession: TerminalDevice {
         // What cores printf'd is still in C stdio's buffer: it belongs in the log, not on the
         // user's terminal after the game.
         fflush(nil)
+        Log.shared.releaseStandardStreams()
         _ = csystem_replace(savedStandardOutput, STDOUT_FILENO)
         _ = csystem_replace(savedStandardError, STDERR_FILENO)
     }
@@ -195,6 +206,10 @@ public final class TerminalSession: TerminalDevice {
         var ready: UInt32 = 0
         let fds: [Int32] = [input, signalPipe.read]
         _ = csystem_poll_readable(fds, 2, nanoseconds, &ready)
+        if now - lastLogCheck >= .seconds(1) {
+            lastLogCheck = now
+            Log.shared.enforceSizeLimit()
+        }
         var wake = TerminalWake()
         wake.input = ready & 1 != 0
         if ready & 2 != 0 {

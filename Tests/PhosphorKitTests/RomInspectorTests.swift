@@ -28,7 +28,8 @@ enum SyntheticRom {
         return rom
     }
 
-    static func gba(title: String, size: Int = 4096) -> [UInt8] {
+    /// A licensed header (maker "01"), so at least the 128 KiB of the smallest mask ROM.
+    static func gba(title: String, size: Int = 128 * 1024) -> [UInt8] {
         var rom = [UInt8](repeating: 0, count: size)
         ascii(title, into: &rom, at: 0xA0)
         ascii("AXYE01", into: &rom, at: 0xAC)
@@ -43,6 +44,10 @@ enum SyntheticRom {
         var rom = [UInt8](repeating: 0, count: 0x8000)
         ascii(title, into: &rom, at: 0)
         ascii(gameCode, into: &rom, at: 0x0C)
+        // ARM9 code at 0x4000 (4 KiB), ARM7 at 0x5000 (1 KiB), 0x8000 bytes used in all.
+        for (offset, value) in [(0x20, 0x4000), (0x2C, 0x1000), (0x30, 0x5000), (0x3C, 0x400), (0x80, 0x8000)] {
+            for index in 0..<4 { rom[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * index)) }
+        }
         let crc = HeaderView.crc16(rom[0..<0x15E])
         rom[0x15E] = UInt8(crc & 0xFF)
         rom[0x15F] = UInt8(crc >> 8)
@@ -155,6 +160,59 @@ final class RomInspectorTests: XCTestCase {
                        "m.gba: not a Game Boy Advance ROM: no fixed 0x96 at 0xB2 and bad header complement")
         XCTAssertEqual(inspectionError("m.gba", Array(rom.prefix(100))),
                        "m.gba: too small for a Game Boy Advance ROM (100 bytes, needs at least 192)")
+    }
+
+    /// A GBA header is the first 192 bytes: a file cut at 512 B or 4 KiB still carries a valid
+    /// one, and mGBA then crawls through missing code while flooding the log. Refused in one line.
+    func testTruncatedGBAIsRefused() throws {
+        let whole = SyntheticRom.gba(title: "METROID4")
+        for size in [512, 4096] {
+            XCTAssertEqual(inspectionError("m.gba", Array(whole.prefix(size))),
+                           "m.gba: cut short: its Game Boy Advance header needs 131072 bytes but the file has \(size); "
+                           + "copy or download it again")
+            XCTAssertThrowsError(try inspect("m.bin", Array(whole.prefix(size))), "not sniffed as a GBA ROM either")
+        }
+        // Header plus garbage: the fixed byte is right, the checksum over the header is not.
+        var garbage = Array(whole.prefix(4096))
+        garbage[0xA5] ^= 0x5A
+        XCTAssertEqual(inspectionError("m.gba", garbage),
+                       "m.gba: not a Game Boy Advance ROM: bad header checksum at 0xBD (the file is damaged)")
+        // Homebrew (maker "00") may be tiny, but the entry branch must land inside the file.
+        var homebrew = SyntheticRom.gba(title: "TINY", size: 400)
+        homebrew[0xB0] = 0x30; homebrew[0xB1] = 0x30
+        homebrew[0xBD] = 0
+        var sum: UInt8 = 0
+        for offset in 0xA0...0xBC { sum = sum &- homebrew[offset] }
+        homebrew[0xBD] = sum &- 0x19
+        homebrew[0..<4] = [0x2E, 0x00, 0x00, 0xEA]   // b 0xC0
+        XCTAssertEqual(try inspect("t.gba", homebrew).system, .gba)
+        homebrew[0..<4] = [0xFE, 0x00, 0x00, 0xEA]   // b 0x400: past the end of 400 bytes
+        XCTAssertTrue(inspectionError("t.gba", homebrew).hasPrefix("t.gba: cut short:"))
+    }
+
+    /// A DS header says where its ARM9/ARM7 code is and how much of the cartridge is used:
+    /// a file shorter than that is cut short, whatever its header CRC says.
+    func testTruncatedNDSIsRefused() throws {
+        let whole = SyntheticRom.nds(title: "POKEMON D")
+        for size in [512, 4096, 0x7FFF] {
+            XCTAssertEqual(inspectionError("d.nds", Array(whole.prefix(size))),
+                           "d.nds: cut short: its Nintendo DS header needs 32768 bytes but the file has \(size); "
+                           + "copy or download it again")
+            XCTAssertThrowsError(try inspect("d.bin", Array(whole.prefix(size))))
+        }
+        var noCode = whole
+        noCode[0x2C..<0x30] = [0, 0, 0, 0]
+        let crc = HeaderView.crc16(noCode[0..<0x15E])
+        noCode[0x15E] = UInt8(crc & 0xFF)
+        noCode[0x15F] = UInt8(crc >> 8)
+        XCTAssertEqual(inspectionError("d.nds", noCode), "d.nds: not a Nintendo DS ROM: the header names no ARM9 code")
+    }
+
+    /// The bundled test cartridges are small but whole: they still pass.
+    func testBundledGBAAndNDSCartridgesPass() throws {
+        let roms = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Roms")
+        XCTAssertEqual(try RomInspector.inspect(file: roms.appendingPathComponent("gba/phosphor-test.gba")).system, .gba)
+        XCTAssertEqual(try RomInspector.inspect(file: roms.appendingPathComponent("ds/phosphor-test.nds")).system, .nds)
     }
 
     func testSNESLoROMAndHiROMWithAndWithoutCopierHeader() throws {

@@ -82,6 +82,34 @@ final class DiskFullTests: XCTestCase {
         }
     }
 
+    /// The whole data folder (library, log, saves) on a read-only or full disk: the browser still
+    /// starts (it used to stop at `open(…/phosphor.log)` or `PRAGMA journal_mode=WAL`), shows the
+    /// games the library holds, and says once that nothing is kept.
+    func testBrowserStartsOnAReadOnlyOrFullDataFolder() throws {
+        let prefix = try requireMounts()
+        let environment = ["PHOSPHOR_HOME": home.url.path, "TERM": "xterm-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"]
+        let added = try ChildProcess(Binaries.phosphor, ["add", gbc.deletingLastPathComponent().path],
+                                     environment: ["PHOSPHOR_HOME": home.url.path]).finish()
+        XCTAssertEqual(added.status, 0, added.error)
+        for full in [false, true] {
+            let label = full ? "full disk" : "read-only disk"
+            try? FileManager.default.removeItem(at: home.file("keep"))
+            let script = mountScript(home.file("data"), full: full) + TmuxPane.commandLine([], environment: environment)
+                + "; echo EXIT=$?; sleep 600"
+            let pane = try TmuxPane(command: (prefix + ["/bin/sh", "-c", script]).map(TmuxPane.quote).joined(separator: " "))
+            self.pane = pane
+            let screen = try pane.waitFor("the browser (\(label))", timeout: 15) { $0.contains("Game Boy Color") || $0.contains("EXIT=") }
+            XCTAssertFalse(screen.contains("EXIT="), "\(label): the browser started:\n\(screen)")
+            if !full {
+                XCTAssertTrue(screen.contains("library.sqlite is read-only"), "\(label): one notice:\n\(screen)")
+            }
+            try pane.send("C-q")
+            let end = try pane.waitFor(text: "EXIT=", timeout: 10)
+            XCTAssertTrue(end.contains("EXIT=0"), "\(label): \(end)")
+            pane.stop()
+        }
+    }
+
     /// `phosphor play` with its states folder on a full disk: F5 (quick save) shows the error on
     /// the screen, the game keeps running, and the old quick save is untouched.
     func testQuickSaveOnAFullDiskShowsTheErrorAndTheGameGoesOn() throws {

@@ -69,6 +69,46 @@ final class TmuxTerminalTests: XCTestCase {
         }
     }
 
+    /// Signals whose default action ends the process: each gives the terminal back and the
+    /// process still dies of it (the shell sees 128 + N). SIGQUIT used to hang in Swift's
+    /// interactive backtracer on the raw alternate screen; SIGUSR1 and SIGALRM left raw mode,
+    /// the alternate screen and mouse reporting on.
+    func testFatalSignalsGiveTheTerminalBack() throws {
+        for (label, number) in [("SIGQUIT", SIGQUIT), ("SIGUSR1", SIGUSR1), ("SIGALRM", SIGALRM), ("SIGUSR2", SIGUSR2)] {
+            let pane = try start(["play", "--no-audio", gbc.path])
+            try pane.waitFor(text: "fps")
+            let pid = try XCTUnwrap(try pane.phosphorPID(), label)
+            kill(pid, number)
+            let screen = try pane.waitFor(text: "STTY-END", timeout: 10)
+            XCTAssertTrue(screen.contains("EXIT=\(128 + number)"), "\(label): \(screen)")
+            try pane.assertModesRestored(label)
+            assertLineModeBack(screen, label)
+            pane.stop()
+        }
+    }
+
+    /// SIGKILL runs no handler: the terminal stays raw. The next start must not save those raw
+    /// modes as the ones to give back: it restores sane cooked modes on exit instead.
+    func testStartAfterAKilledRunRestoresSaneModes() throws {
+        let first = TmuxPane.commandLine(["play", "--no-audio", gbc.path], environment: environment)
+        let command = first + "; echo \"KILLED=$?\"; " + first
+            + "; echo \"EXIT=$?\"; stty -a | tr ' ' '\\n' | grep -E '^-?(echo|icanon|isig)$' | tr '\\n' ' '; echo STTY-END; sleep 600"
+        let pane = try TmuxPane(command: command)
+        self.pane = pane
+        try pane.waitFor(text: "fps")
+        let firstPID = try XCTUnwrap(try pane.phosphorPID())
+        kill(firstPID, SIGKILL)
+        try pane.waitFor("the second run") { _ in
+            guard let pid = try? pane.phosphorPID() else { return false }
+            return pid != firstPID
+        }
+        try pane.waitFor("the second run's picture") { $0.contains("fps") && !$0.contains("KILLED=") }
+        try pane.send("C-c")
+        let screen = try pane.waitFor(text: "STTY-END", timeout: 10)
+        XCTAssertTrue(screen.contains("EXIT=0"), screen)
+        assertLineModeBack(screen, "start after SIGKILL")
+    }
+
     func testCrashingCoreGivesTheTerminalBack() throws {
         let core = try CrashCore.build(into: home)
         let command = "CRASHCORE_FRAMES=90 " + TmuxPane.commandLine(["play", "--no-audio", "--core", core.path, gbc.path],
@@ -80,6 +120,28 @@ final class TmuxTerminalTests: XCTestCase {
         XCTAssertTrue(screen.contains("EXIT=139"), "died of SIGSEGV: \(screen)")
         try pane.assertModesRestored("core crash")
         assertLineModeBack(screen, "core crash")
+    }
+
+    /// Ctrl-Z typed in the game: raw mode makes it byte 0x1A, not SIGTSTP, and it must stop
+    /// Phosphor all the same, with the terminal given back; `fg` brings the picture back.
+    func testCtrlZKeySuspendsAndResumes() throws {
+        let pane = try TmuxPane(command: "env -i PATH=/usr/bin:/bin TERM=screen PS1='$ ' bash --norc --noprofile -i")
+        self.pane = pane
+        try pane.waitFor(text: "$")
+        try pane.send(TmuxPane.commandLine(["play", "--no-audio", gbc.path], environment: environment), literal: true)
+        try pane.send("Enter")
+        try pane.waitFor(text: "fps")
+        let pid = try XCTUnwrap(try pane.phosphorPID())
+        try pane.send("C-z")
+        try pane.waitFor(text: "Stopped")
+        try pane.assertModesRestored("Ctrl-Z")
+        let state = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8).split(separator: " ")[2]
+        XCTAssertEqual(state, "T", "phosphor is stopped")
+        try pane.send("fg", "Enter")
+        try pane.waitFor("the game picture again") { _ in (try? pane.format("alternate_on")) == "1" }
+        try pane.waitFor(text: "fps")
+        try pane.send("C-c")
+        try pane.waitFor("the main screen") { _ in (try? pane.format("alternate_on")) == "0" }
     }
 
     /// Ctrl-Z from outside (SIGTSTP) under a job-control shell: the shell gets a normal terminal

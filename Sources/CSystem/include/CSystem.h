@@ -22,6 +22,9 @@ int csystem_errno(void);
 
 /// Saves the terminal's current settings (tcgetattr on `fd`) as the state to restore.
 int csystem_save_terminal(int fd);
+/// Whether the settings found by csystem_save_terminal were raw (no ICANON, no ECHO): then sane
+/// cooked modes were saved in their place.
+int csystem_saved_terminal_was_raw(void);
 /// Puts `fd` into raw mode (no echo, no line editing, no signals from keys, no output processing).
 int csystem_enter_raw_mode(int fd);
 /// Restores the settings saved by csystem_save_terminal (TCSAFLUSH: pending input is discarded).
@@ -34,8 +37,8 @@ int csystem_flush_input(int fd);
 void csystem_set_restore_bytes(int tty_fd, const char *bytes, int length);
 
 /// SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT, SIGWINCH each write one byte (the signal number) to
-/// `pipe_write_fd`; SIGSEGV, SIGBUS, SIGILL, SIGFPE and SIGABRT restore the terminal, then die
-/// with the same signal. Returns 0 or -1 with errno.
+/// `pipe_write_fd`; every other catchable signal that would end the process (crashes, SIGQUIT,
+/// SIGUSR1/2, SIGALRM, …) restores the terminal, then dies with the same signal. Returns 0 or -1 with errno.
 int csystem_install_signal_handlers(int pipe_write_fd);
 /// Puts back the default dispositions (before exec-ing or exiting).
 void csystem_remove_signal_handlers(void);

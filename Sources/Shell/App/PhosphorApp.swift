@@ -64,7 +64,8 @@ final class PhosphorApp {
             stackChanged()
             return true
         } catch {
-            services.exitMessage = "\(error)"
+            Log.error("\(error)")
+            services.exitMessage = ErrorText.line(error)
             return false
         }
     }
@@ -116,6 +117,13 @@ final class PhosphorApp {
 
     private func route(_ event: InputEvent, now: ContinuousClock.Instant) {
         if negotiation.handle(event, terminal: terminal) { return }
+        // Raw mode turns off ISIG, so Ctrl-Z arrives as byte 0x1A (or as `CSI 122;5u` with the
+        // kitty protocol) instead of as SIGTSTP: it suspends from every screen, as the signal does.
+        if case .key(let key) = event, key.kind == .press, key.modifiers == .control, key.key == .character("z") {
+            Log.info("Ctrl-Z: suspending")
+            suspend()
+            return
+        }
         var actions: [AppAction] = []
         for screen in screens.reversed() {
             if screen.handle(event, now: now, actions: &actions) == .consumed { break }
@@ -131,16 +139,21 @@ final class PhosphorApp {
             Log.info("signal \(signal): quitting")
             quitRequested = true
         case SIGTSTP:
-            for screen in screens { (screen as? SuspendingScreen)?.willSuspend() }
-            terminal.suspend()
-            for screen in screens { (screen as? SuspendingScreen)?.didResume() }
-            redrawEverything()
+            suspend()
         case SIGWINCH, SIGCONT:
             terminal.refreshSize()
             redrawEverything()
         default:
             break
         }
+    }
+
+    /// Gives the terminal back and stops (SIGTSTP or Ctrl-Z); the game pauses while stopped.
+    private func suspend() {
+        for screen in screens { (screen as? SuspendingScreen)?.willSuspend() }
+        terminal.suspend()
+        for screen in screens { (screen as? SuspendingScreen)?.didResume() }
+        redrawEverything()
     }
 
     func redrawEverything() {
@@ -228,8 +241,8 @@ final class PhosphorApp {
                     stackChanged()
                     perform([.library(.gameStarted(launch))])
                 } catch {
-                    let message = "\(error)"
-                    Log.error(message)
+                    Log.error("\(error)")
+                    let message = ErrorText.line(error)
                     if let top = screens.last as? NotifiableScreen { top.notify(message) } else {
                         services.exitMessage = message
                         quitRequested = true

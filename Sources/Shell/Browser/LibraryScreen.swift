@@ -43,8 +43,23 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
         library = try GameLibrary(url: services.paths.database)
         bundledRoms = BundledRoms.locate()
         if let note = library.recoveryNote { status = (note, true) }
+        if library.isReadOnly {
+            // Nothing can be stored: a library in memory gets the bundled cartridges scanned here
+            // (a handful of small files; a background scan would open a memory library of its
+            // own), a read-only file shows what it holds. The notice says why, once.
+            if library.isInMemory, let bundledRoms {
+                _ = try? library.addFolder(bundledRoms)
+                _ = try? library.scan()
+            }
+            status = (library.readOnlyNote ?? "", true)
+            reload()
+            return
+        }
+        if let failure = Log.shared.openFailure, status == nil {
+            status = ("the log cannot be written (\(failure)): it is kept in memory", true)
+        }
         if let bundledRoms {
-            do { try library.addFolder(bundledRoms) } catch { status = ("\(error)", true) }
+            do { try library.addFolder(bundledRoms) } catch { status = (ErrorText.line(error), true) }
         }
         reload()
         startScan()
@@ -57,11 +72,12 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
         do {
             model.replaceGames(try library.games(), recent: try library.recentlyPlayed(limit: BrowserModel.continueLimit * 3))
         } catch {
-            status = ("library: \(error)", true)
+            status = (ErrorText.line(error), true)
         }
     }
 
     func startScan() {
+        guard !library.isReadOnly else { return }
         guard scan == nil else {
             rescanWanted = true
             return

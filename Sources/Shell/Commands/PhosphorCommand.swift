@@ -41,7 +41,8 @@ public enum PhosphorCommand {
             printError(error.description)
             return 2
         } catch {
-            printError("\(error)")
+            Log.error("\(error)")
+            printError(ErrorText.line(error))
             return 1
         }
     }

@@ -68,7 +68,10 @@ extension GameSession {
     }
 
     private func attempt(_ body: () throws -> Void) -> String? {
-        do { try body() } catch { return "\(error)" }
+        do { try body() } catch {
+            Log.error("\(error)")
+            return ErrorText.line(error)
+        }
         return nil
     }
 
@@ -85,7 +88,7 @@ extension GameSession {
             try AtomicFile.write(Array(text.utf8), to: services.paths.gamepadMappings)
             outcome.message = "\(system.label(for: button)) is now pad button \(press.code) on \(DisplayText.sanitized(press.pad))"
         } catch {
-            outcome.problem = "pad mapping not saved: \(error)"
+            outcome.problem = "pad mapping not saved: \(ErrorText.line(error, file: services.paths.gamepadMappings))"
         }
         tickOutcomes.append(outcome)
     }
@@ -96,9 +99,9 @@ extension GameSession {
         do {
             try cheatStore.update(list)
         } catch {
-            if cheatStore.list != list { return "\(error)" }  // refused: the file is broken
+            if cheatStore.list != list { return ErrorText.line(error) }  // refused: the file is broken
             applyCheats()
-            return "\(error)"
+            return ErrorText.line(error)
         }
         return applyCheats()
     }
@@ -110,7 +113,7 @@ extension GameSession {
             try thread.perform { try $0.setCheats(calls) }
         } catch {
             Log.error("\(error)")
-            return "\(error)"
+            return ErrorText.line(error)
         }
         return nil
     }

@@ -22,6 +22,20 @@ final class BrowserInProcessTests: XCTestCase {
         XCTAssertTrue(harness.app.quitRequested)
     }
 
+    /// Ctrl-Z in the browser suspends too (raw mode sends it as byte 0x1A, not as SIGTSTP), and
+    /// the browser is drawn again on resume.
+    func testCtrlZByteSuspendsTheBrowser() throws {
+        let harness = try AppHarness(label: "browser-ctrl-z")
+        defer { harness.finish() }
+        try harness.startBrowser()
+        harness.step(until: "the bundled cartridges") { $0.contains("6 of 6") }
+        harness.type("\u{1A}")
+        harness.run(steps: 3)
+        XCTAssertEqual(harness.terminal.suspendCount, 1)
+        XCTAssertFalse(harness.app.quitRequested)
+        harness.step(until: "the browser after the resume") { $0.contains("6 of 6") }
+    }
+
     func testLibraryMenuSortsAndClosesWithoutTouchingTheBrowser() throws {
         let harness = try AppHarness(label: "browser-menu")
         defer { harness.finish() }

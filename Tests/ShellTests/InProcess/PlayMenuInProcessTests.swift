@@ -123,6 +123,23 @@ final class PlayMenuInProcessTests: XCTestCase {
         game.waitForCore("frames after the resume") { $0.framesRun > frames + 3 }
     }
 
+    /// Raw mode delivers Ctrl-Z as a byte, not as SIGTSTP: the app suspends on the byte itself
+    /// (legacy 0x1A and the kitty protocol's `CSI 122;5u`), and the game goes on after it.
+    func testCtrlZByteSuspendsThePlayScreen() throws {
+        let game = try PlayHarness(label: "play-ctrl-z")
+        defer { game.finish() }
+        game.stepUntilPicture([])
+        game.app.type("\u{1A}")
+        game.app.run(steps: 2)
+        XCTAssertEqual(game.app.terminal.suspendCount, 1, "Ctrl-Z (0x1A) suspends")
+        game.app.type("\u{1B}[122;5u")
+        game.app.run(steps: 2)
+        XCTAssertEqual(game.app.terminal.suspendCount, 2, "Ctrl-Z from the kitty protocol suspends")
+        let frames = game.framesRun
+        game.waitForCore("frames after the resume") { $0.framesRun > frames + 3 }
+        XCTAssertFalse(game.app.app.quitRequested)
+    }
+
     func testHangUpEndsTheGameWithItsSaves() throws {
         let game = try PlayHarness(label: "menu-hangup")
         defer { game.finish() }
