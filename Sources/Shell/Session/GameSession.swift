@@ -123,12 +123,12 @@ final class GameSession {
         if let audioStatus { notices.append(audioStatus) }
         if let releaseNotice = input.notice { notices.append(releaseNotice) }
         startNotices = notices
-        if launch.resume { loadState(.auto, quiet: true, now: now) }
+        if launch.resume, let skipped = resumeAutoState(now: now) { startNotices.insert(skipped, at: 0) }
     }
 
     /// Problems and facts worth saying at the start (the play screen adds its skin's and shows
     /// the first; all go to the log).
-    let startNotices: [String]
+    private(set) var startNotices: [String] = []
 
     /// What the player should know about the cheats at the start: a broken file, invalid codes,
     /// a core that ignores the cheats it has, or how many are on.
@@ -273,7 +273,7 @@ final class GameSession {
         closed = true
         // The automatic state needs a running core (not after a crash or the --frames limit).
         switch thread.currentStatus.state {
-        case .running, .paused, .starting: saveState(.auto, quiet: true, now: now)
+        case .running, .paused, .starting: saveAutoState(now: now)
         case .stopped, .crashed: break
         }
         thread.stop()
