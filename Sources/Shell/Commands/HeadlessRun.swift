@@ -44,6 +44,10 @@ struct HeadlessRun {
         let setup = try GameSetup(rom: rom, system: system, explicitCore: explicitCore, config: config.config,
                                   catalog: CoreCatalog.discover())
         let coreCheats = try Self.coreCheats(cheats, setup: setup)
+        // Held until the run returns (its battery save is written on unload, before that).
+        let lock = try GameLock.acquire(GameLock.file(states: paths.states, system: (setup.system ?? system)?.rawValue ?? setup.core.name,
+                                                      gameKey: setup.gameKey), game: rom.lastPathComponent)
+        defer { lock?.release() }
         let romSize = (try? FileManager.default.attributesOfItem(atPath: rom.path)[.size] as? Int) ?? nil
         // The identity a state of this run carries (the console is a placeholder for a core that
         // names none: StateCheck never compares it).

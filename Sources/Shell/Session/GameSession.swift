@@ -30,6 +30,8 @@ final class GameSession {
     /// Local gamepads (Linux evdev): one per player, hot-plugged, mapped per pad by gamepads.json.
     let gamepads: GamepadManager
     let states: StateStore
+    /// Held while the game runs: one copy per game (`GameLock`).
+    let lock: GameLock?
     let services: AppServices
     private(set) var audio: AudioOutput?
     private(set) var audioStatus: String?
@@ -67,6 +69,9 @@ final class GameSession {
         self.system = system
         core = setup.core
         gameKey = setup.gameKey
+        // Before the core loads its battery save: a second copy must not even start writing.
+        lock = try GameLock.acquire(GameLock.file(states: services.paths.states, system: system.rawValue, gameKey: setup.gameKey),
+                                    game: launch.rom.lastPathComponent)
 
         // Audio first: its high-water mark paces the core thread at 1x.
         var audio: AudioOutput?
@@ -280,6 +285,7 @@ final class GameSession {
         audio?.stop()
         gamepads.closeAll()
         _ = services.saveConfig()
+        lock?.release()
         onFinished?(Int((now - startedAt).components.seconds))
     }
 }

@@ -59,6 +59,20 @@ final class ContinueInProcessTests: XCTestCase {
     /// newest save RAM and no automatic state was written).
     private func abandon(_ session: GameSession) {
         session.thread.stop()
+        session.lock?.release()  // the kernel does this when a process dies
+    }
+
+    /// Issue 11, item 4: a second copy of a running game is refused in one line naming the
+    /// first one's pid, and starts once the first has closed.
+    func testASecondCopyOfARunningGameIsRefusedNamingThePid() throws {
+        let first = try start(resume: false)
+        XCTAssertThrowsError(try start(resume: false)) { error in
+            XCTAssertTrue("\(error)".contains("pid \(getpid())"), "\(error)")
+            XCTAssertFalse("\(error)".contains("\n"))
+        }
+        first.close(now: .now)
+        let second = try start(resume: false)
+        second.close(now: .now)
     }
 
     func testContinueAfterACleanQuitResumesTheAutomaticState() throws {
