@@ -42,7 +42,7 @@ struct HeadlessRun {
         let config = ConfigStore.load(from: paths.configFile)
         if let error = config.loadError { Log.error("\(error)") }
         let setup = try GameSetup(rom: rom, system: system, explicitCore: explicitCore, config: config.config,
-                                  catalog: CoreCatalog.discover())
+                                  catalog: CoreCatalog.discover(), paths: paths)
         let coreCheats = try Self.coreCheats(cheats, setup: setup)
         // Held until the run returns (its battery save is written on unload, before that).
         let lock = try GameLock.acquire(GameLock.file(states: paths.states, system: (setup.system ?? system)?.rawValue ?? setup.core.name,

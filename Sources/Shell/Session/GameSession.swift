@@ -64,7 +64,7 @@ final class GameSession {
         startedAt = now
         let config = services.config
         let setup = try GameSetup(rom: launch.rom, system: launch.system, explicitCore: launch.explicitCore,
-                                  config: config, catalog: services.catalog)
+                                  config: config, catalog: services.catalog, paths: services.paths)
         guard let system = setup.system else { throw EmulationError.unknownSystem(file: launch.rom.lastPathComponent) }
         self.system = system
         core = setup.core
