@@ -70,6 +70,8 @@ let package = Package(
         .testTarget(name: "ReliabilityTests", dependencies: ["Shell", "Emulation", "Input", "PhosphorKit", "TestSupport"]),
         // Writes a file with AtomicFile.write in a loop so ReliabilityTests can SIGKILL it mid-write.
         .executableTarget(name: "AtomicWriteProbe", dependencies: ["PhosphorKit"], path: "Tests/Probes/AtomicWriteProbe"),
+        // Saves into one state slot with StateStore in a loop so ReliabilityTests can SIGKILL it mid-save.
+        .executableTarget(name: "StateSlotProbe", dependencies: ["Shell", "PhosphorKit"], path: "Tests/Probes/StateSlotProbe"),
     ],
     swiftLanguageModes: [.v6]
 )

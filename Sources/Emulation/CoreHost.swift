@@ -166,6 +166,9 @@ public final class CoreHost: EmulatorCore {
         reapplyCheats()
     }
 
+    /// `retro_serialize_size()`. Core thread.
+    public var stateSize: Int { core.table.serialize_size() }
+
     /// The core's current state. Core thread.
     public func serializeState() throws -> [UInt8] {
         let size = core.table.serialize_size()
@@ -203,6 +206,8 @@ public final class CoreHost: EmulatorCore {
 
     @discardableResult
     public func setOption(_ value: String, for key: String) -> Bool { options.set(value, for: key) }
+
+    public var batterySaveFile: URL? { battery.hasBatteryRAM ? battery.file : nil }
 
     /// Why the battery save could not be written last time (nil when the last write worked).
     /// Any thread.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What the core thread needs from a loaded game: the seam between `CoreThread` and the thing that
 /// emulates. `CoreHost` (a dlopen'ed libretro core) is the real one; `ScriptedCore` is the one
 /// tests run in process (like swift-nio's embedded event loop beside the real one).
@@ -15,6 +17,9 @@ public protocol EmulatorCore: AnyObject {
     /// The version the core reports for itself (`retro_get_system_info`'s `library_version`):
     /// save-state metadata, without loading the core a second time.
     var coreVersion: String { get }
+    /// The battery save file (`<game>.srm`) when the game has battery RAM, else nil. Continue
+    /// compares it with what the automatic state recorded.
+    var batterySaveFile: URL? { get }
     /// Why the battery save could not be written last time (nil when the last write worked).
     var batterySaveFailure: String? { get }
 
@@ -24,6 +29,10 @@ public protocol EmulatorCore: AnyObject {
     func runFrame(fastForwarding: Bool, muteAudio: Bool)
     /// Resets the game (the cheats handed over stay on).
     func reset()
+    /// `retro_serialize_size()`: the size of a whole state of this game right now (0 when the core
+    /// has no states). A state that comes with nothing saying which game it is for is loaded only
+    /// when it is exactly this size.
+    var stateSize: Int { get }
     /// The core's current state, as `unserializeState` takes it back.
     func serializeState() throws -> [UInt8]
     /// Restores a state; a state the core refuses leaves the game as it was.

@@ -137,6 +137,24 @@ final class HeadlessRunTests: XCTestCase {
         try assertOneLineError(["run", "--headless", nes.path], mentions: "--frames")
     }
 
+    /// Issue 11, item 5: `--state-in` checks a state's identity before the core sees it: by the
+    /// sidecar `--state-out` writes next to it, else by the core's state size.
+    func testStateInChecksIdentityBeforeTheCoreSeesIt() throws {
+        let gbState = phosphor.home.appendingPathComponent("gb.state")
+        _ = try headless(gbc, frames: 20, ["--state-out", gbState.path, "--state-at", "10"])
+        let sidecar = gbState.appendingPathExtension("json")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: sidecar.path), "--state-out writes the identity next to the state")
+        // The GB state with its sidecar, offered to the NES game: refused by identity, naming the file.
+        try assertOneLineError(["run", "--headless", "--frames", "5", "--state-in", gbState.path, nes.path],
+                               mentions: "gb.state")
+        // Without a sidecar, a state of exactly the core's size loads; one byte short is refused.
+        let bare = try phosphor.file("bare.state", Data(contentsOf: gbState))
+        _ = try headless(gbc, frames: 5, ["--state-in", bare.path])
+        let short = try phosphor.file("short.state", Data(contentsOf: gbState).dropLast())
+        try assertOneLineError(["run", "--headless", "--frames", "5", "--state-in", short.path, gbc.path],
+                               mentions: "short.state")
+    }
+
     func testTruncatedStateIsRefused() throws {
         let state = phosphor.home.appendingPathComponent("good.state")
         _ = try headless(nes, frames: 20, ["--state-out", state.path, "--state-at", "10"])

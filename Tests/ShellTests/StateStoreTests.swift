@@ -170,6 +170,10 @@ final class StateStoreTests: XCTestCase {
         assertSameBytes(loaded.bytes, state(1))
         XCTAssertEqual(loaded.warnings.count, 1)
 
+        // A state its sidecar vouches for loads whatever size the core names now (nestopia's
+        // states vary in size); without the sidecar, the size is all that is left to check.
+        assertSameBytes(try StateStore(folder: folder.url, game: tetris).load(.numbered(1), expectedSize: 4000).bytes, state(1))
+        try FileManager.default.removeItem(at: folder.file("Tetris (World).state1.json"))
         assertRefused(.wrongSize) { _ = try StateStore(folder: folder.url, game: tetris).load(.numbered(1), expectedSize: 4000) }
     }
 
@@ -196,11 +200,16 @@ final class StateStoreTests: XCTestCase {
         assertRefused(.damaged) { _ = try store.load(.numbered(4)) }
         XCTAssertNotNil(store.list().first { $0.slot == .numbered(4) }?.problem)
 
-        // A RetroArch state without a sidecar loads, with a warning that it was not checked.
+        // A RetroArch state without a sidecar loads when its size is the core's state size, with
+        // a warning that it was not checked; a truncated one, or one when the core names no
+        // size, is refused before the core sees it.
         try FileManager.default.removeItem(at: store.metadataFile(.numbered(4)))
-        let unchecked = try store.load(.numbered(4))
+        let unchecked = try store.load(.numbered(4), expectedSize: state(1).count)
         XCTAssertNil(unchecked.metadata)
         XCTAssertEqual(unchecked.warnings.count, 1)
+        assertRefused(.damaged) { _ = try store.load(.numbered(4)) }
+        try Data(state(1).prefix(1000)).write(to: file)
+        assertRefused(.wrongSize) { _ = try store.load(.numbered(4), expectedSize: state(1).count) }
     }
 
     func testInterruptedSaveIsDetectedAndUndoRecoversThePreviousState() throws {
@@ -209,11 +218,39 @@ final class StateStoreTests: XCTestCase {
         let store = StateStore(folder: folder.url, game: tetris)
         try store.save(state(1), to: .numbered(5), screenshot: nil)
         try store.save(state(2), to: .numbered(5), screenshot: nil)
-        // Simulate a crash after the sidecar of a third save was written but before its state.
+        // Simulate a crash after the sidecar of a third save was written but before its state:
+        // the save had backed the slot up (state 2 and its sidecar) before writing anything new.
+        for (from, to) in [(store.stateFile(.numbered(5)), store.undoStateFile(.numbered(5))),
+                           (store.metadataFile(.numbered(5)), store.undoMetadataFile(.numbered(5)))] {
+            try AtomicFile.write(try Data(contentsOf: from), to: to)
+        }
         let third = StateMetadata(game: tetris, slot: .numbered(5), created: Date(), state: state(3, count: 100))
         try AtomicFile.write(try StateMetadata.encoder().encode(third), to: store.metadataFile(.numbered(5)))
-        assertRefused(.damaged) { _ = try store.load(.numbered(5)) }
-        assertSameBytes(try store.undoLastSave(.numbered(5))?.bytes, state(1))
+        // The save that did not happen does not cost the state that is there: the backup sidecar
+        // (written before the new one) describes it, so it loads fully checked, with a note.
+        let survivor = try store.load(.numbered(5))
+        assertSameBytes(survivor.bytes, state(2))
+        XCTAssertEqual(survivor.metadata?.stateChecksum, StateMetadata.checksum(of: state(2)))
+        XCTAssertEqual(survivor.warnings.count, 1)
+        XCTAssertEqual(store.list().first { $0.slot == .numbered(5) }?.metadata?.stateSize, state(2).count)
+        assertSameBytes(try store.undoLastSave(.numbered(5))?.bytes, state(2))
+    }
+
+    /// Issue 11: a save killed after its preview and sidecar but before its state left the new
+    /// preview beside the old state; the menu must show the old state's preview (or none).
+    func testAPreviewIsShownOnlyBesideTheStateItWasTakenWith() throws {
+        let folder = try TemporaryFolder("states-preview-pair")
+        defer { folder.remove() }
+        let store = StateStore(folder: folder.url, game: tetris)
+        try store.save(state(1), to: .numbered(6), screenshot: frame(seed: 1))
+        let oldPreview = try Data(contentsOf: store.screenshotFile(.numbered(6)))
+        try store.save(state(2), to: .numbered(6), screenshot: frame(seed: 2))
+        // Put the slot back as a kill before the state's rename leaves it: old state, new rest.
+        try AtomicFile.write(state(1), to: store.stateFile(.numbered(6)))
+        let summary = try XCTUnwrap(store.list().first { $0.slot == .numbered(6) })
+        XCTAssertEqual(summary.metadata?.stateChecksum, StateMetadata.checksum(of: state(1)))
+        XCTAssertEqual(try summary.screenshot.map { try Data(contentsOf: $0) }, oldPreview)
+        assertSameBytes(try store.load(.numbered(6)).bytes, state(1))
     }
 
     func testScreenshotNamesAreUniqueAndSanitized() throws {

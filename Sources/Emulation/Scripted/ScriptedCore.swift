@@ -56,6 +56,8 @@ public final class ScriptedCore: EmulatorCore {
 
     public var coreVersion: String { script.version }
 
+    public var batterySaveFile: URL? { script.batterySave }
+
     public var batterySaveFailure: String? { batteryFailure.withLock { $0 } }
 
     public func runFrame(fastForwarding: Bool, muteAudio: Bool) {
@@ -82,6 +84,11 @@ public final class ScriptedCore: EmulatorCore {
         frameCount = 0
         samplePosition = 0
         note { $0.resets += 1 }
+    }
+
+    /// The size of an encoded state (fixed for a script: the battery RAM's size is).
+    public var stateSize: Int {
+        ScriptedState(title: script.title, frameCount: 0, samplePosition: 0, batteryRAM: batteryRAM).encoded().count
     }
 
     public func serializeState() throws -> [UInt8] {

@@ -38,11 +38,24 @@ struct HeadlessRun {
         let system = try RomCheck.inspect(rom)
         let stateBytes = try stateIn.map { try Self.readState($0) }
         let stateName = stateIn?.lastPathComponent ?? ""
+        let stateSidecar = stateIn.flatMap(Self.readSidecar)
         let config = ConfigStore.load(from: paths.configFile)
         if let error = config.loadError { Log.error("\(error)") }
         let setup = try GameSetup(rom: rom, system: system, explicitCore: explicitCore, config: config.config,
-                                  catalog: CoreCatalog.discover())
+                                  catalog: CoreCatalog.discover(), paths: paths)
         let coreCheats = try Self.coreCheats(cheats, setup: setup)
+        // Held until the run returns (its battery save is written on unload, before that).
+        let lock = try GameLock.acquire(GameLock.file(states: paths.states, system: (setup.system ?? system)?.rawValue ?? setup.core.name,
+                                                      gameKey: setup.gameKey), game: rom.lastPathComponent)
+        defer { lock?.release() }
+        let romSize = (try? FileManager.default.attributesOfItem(atPath: rom.path)[.size] as? Int) ?? nil
+        // The identity a state of this run carries (the console is a placeholder for a core that
+        // names none: StateCheck never compares it).
+        let gameSystem = setup.system ?? system ?? .nes
+        let identity = { @Sendable (coreVersion: String) in
+            GameIdentity(key: setup.gameKey, system: gameSystem, romSize: romSize, coreName: setup.core.name,
+                         coreVersion: coreVersion)
+        }
         let failure = Mutex<Error?>(nil)
         let recorder = try audioWAV.map { try AudioRecording(file: $0) }
         let input = self.input
@@ -51,15 +64,35 @@ struct HeadlessRun {
         let inputState = InputState()
         let beforeFrame: @Sendable (any EmulatorCore, UInt64) -> Void = { host, frame in
             recorder?.setSourceRate(host.avInfo.sampleRate)
-            if frame == 0, let stateBytes {
-                do { try host.unserializeState(stateBytes) } catch {
+            if frame == 0, let stateBytes, let stateIn {
+                do {
+                    // Checked before the core sees it: some cores take another game's or a
+                    // truncated state and crash a frame later.
+                    let game = identity(host.coreVersion)
+                    let paired = stateSidecar.flatMap { $0.describes(stateBytes) ? $0 : nil }
+                    for note in try StateCheck.verify(stateBytes, paired: paired, game: game, expectedSize: host.stateSize,
+                                                      file: stateIn) {
+                        Log.warning(note)
+                    }
+                    try host.unserializeState(stateBytes)
+                } catch let refused as StateStoreError {
+                    let named = RomCheck.Failure(description: "\(stateName): save state refused: \(refused.problem)")
+                    failure.withLock { $0 = $0 ?? named }
+                } catch {
                     let named = RomCheck.Failure(description: "\(stateName): \(error)")
                     failure.withLock { $0 = $0 ?? named }
                 }
             }
             if let input { inputState.set(input.buttons(at: frame), port: 0) }
             if let stateOut, frame == stateAt {
-                do { try AtomicFile.write(try host.serializeState(), to: stateOut) } catch {
+                do {
+                    // The sidecar first, the state last (as the slot store does): a state with a
+                    // sidecar that describes it is loaded by identity, whatever its size.
+                    let state = try host.serializeState()
+                    let metadata = StateMetadata(game: identity(host.coreVersion), slot: .quick, created: Date(), state: state)
+                    try AtomicFile.write(try StateMetadata.encoder().encode(metadata), to: Self.sidecar(of: stateOut))
+                    try AtomicFile.write(state, to: stateOut)
+                } catch {
                     failure.withLock { $0 = $0 ?? error }
                 }
             }
@@ -108,6 +141,20 @@ struct HeadlessRun {
             }
         }
         return list.coreCheats(support)
+    }
+
+    /// `<state>.json`: the identity `--state-out` writes next to a state (the slot store's sidecar format).
+    static func sidecar(of state: URL) -> URL {
+        state.deletingLastPathComponent().appendingPathComponent(state.lastPathComponent + ".json")
+    }
+
+    /// The sidecar next to `state`, nil when there is none or it is unreadable (the state is then
+    /// checked by its size alone).
+    static func readSidecar(_ state: URL) -> StateMetadata? {
+        let file = sidecar(of: state)
+        guard let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? nil,
+              size <= StateStore.maximumSidecarSize, let data = try? Data(contentsOf: file) else { return nil }
+        return try? StateMetadata.decoder().decode(StateMetadata.self, from: data)
     }
 
     static func readState(_ url: URL) throws -> [UInt8] {

@@ -20,11 +20,43 @@ extension GameSession {
         }
     }
 
+    /// The automatic state on quit. The battery save is written in the same core-thread job, just
+    /// before the state is taken, and its checksum goes into the sidecar: Continue then knows
+    /// whether a later session changed the `.srm` (`ContinueCheck`). The game is paused first so
+    /// no frame runs between this and the unload (which would write a newer `.srm`).
+    func saveAutoState(now: ContinuousClock.Instant) {
+        do {
+            thread.pause()
+            let (bytes, batteryFile) = try thread.perform { core -> ([UInt8], URL?) in
+                core.flushBatterySave()
+                return (try core.serializeState(), core.batterySaveFile)
+            }
+            try states.save(bytes, to: .auto, screenshot: lastFrame,
+                            batterySaveChecksum: batteryFile.flatMap(ContinueCheck.checksum(of:)))
+        } catch {
+            Log.error("\(error)")
+        }
+    }
+
+    /// Continue: the automatic state, unless the battery save is newer than it. Returns the
+    /// line to show when it was skipped (a refused load says so itself, through `notify`).
+    func resumeAutoState(now: ContinuousClock.Instant) -> String? {
+        let batteryFile = try? thread.perform { $0.batterySaveFile }
+        let summary = states.list().first { $0.slot == .auto }
+        guard summary?.isOccupied == true else { return nil }
+        if let reason = ContinueCheck.reasonToSkip(summary?.metadata, batterySave: batteryFile ?? nil) {
+            Log.warning(reason)
+            return reason
+        }
+        loadState(.auto, quiet: true, now: now)
+        return nil
+    }
+
     @discardableResult
     func loadState(_ slot: StateSlot, quiet: Bool = false, now: ContinuousClock.Instant) -> String? {
         do {
-            let current = try thread.perform { try $0.serializeState() }
-            let loaded = try states.load(slot, currentState: current)
+            let (current, size) = try thread.perform { (try $0.serializeState(), $0.stateSize) }
+            let loaded = try states.load(slot, expectedSize: size, currentState: current)
             try thread.perform { try $0.unserializeState(loaded.bytes) }
             for warning in loaded.warnings { Log.warning(warning) }
             if !quiet { notify("loaded \(slot)", now: now) }

@@ -30,6 +30,8 @@ final class GameSession {
     /// Local gamepads (Linux evdev): one per player, hot-plugged, mapped per pad by gamepads.json.
     let gamepads: GamepadManager
     let states: StateStore
+    /// Held while the game runs: one copy per game (`GameLock`).
+    let lock: GameLock?
     let services: AppServices
     private(set) var audio: AudioOutput?
     private(set) var audioStatus: String?
@@ -62,11 +64,14 @@ final class GameSession {
         startedAt = now
         let config = services.config
         let setup = try GameSetup(rom: launch.rom, system: launch.system, explicitCore: launch.explicitCore,
-                                  config: config, catalog: services.catalog)
+                                  config: config, catalog: services.catalog, paths: services.paths)
         guard let system = setup.system else { throw EmulationError.unknownSystem(file: launch.rom.lastPathComponent) }
         self.system = system
         core = setup.core
         gameKey = setup.gameKey
+        // Before the core loads its battery save: a second copy must not even start writing.
+        lock = try GameLock.acquire(GameLock.file(states: services.paths.states, system: system.rawValue, gameKey: setup.gameKey),
+                                    game: launch.rom.lastPathComponent)
 
         // Audio first: its high-water mark paces the core thread at 1x.
         var audio: AudioOutput?
@@ -123,12 +128,12 @@ final class GameSession {
         if let audioStatus { notices.append(audioStatus) }
         if let releaseNotice = input.notice { notices.append(releaseNotice) }
         startNotices = notices
-        if launch.resume { loadState(.auto, quiet: true, now: now) }
+        if launch.resume, let skipped = resumeAutoState(now: now) { startNotices.insert(skipped, at: 0) }
     }
 
     /// Problems and facts worth saying at the start (the play screen adds its skin's and shows
     /// the first; all go to the log).
-    let startNotices: [String]
+    private(set) var startNotices: [String] = []
 
     /// What the player should know about the cheats at the start: a broken file, invalid codes,
     /// a core that ignores the cheats it has, or how many are on.
@@ -273,13 +278,14 @@ final class GameSession {
         closed = true
         // The automatic state needs a running core (not after a crash or the --frames limit).
         switch thread.currentStatus.state {
-        case .running, .paused, .starting: saveState(.auto, quiet: true, now: now)
+        case .running, .paused, .starting: saveAutoState(now: now)
         case .stopped, .crashed: break
         }
         thread.stop()
         audio?.stop()
         gamepads.closeAll()
         _ = services.saveConfig()
+        lock?.release()
         onFinished?(Int((now - startedAt).components.seconds))
     }
 }

@@ -10,18 +10,25 @@ struct GameSetup {
     /// The console the ROM was detected (or said) to be for; nil when only the core knows.
     let detectedSystem: GameSystem?
     let core: CoreInfo
-    /// The stable key of the game's files (states, cheats, key maps).
+    /// The stable key of the game's files (states, cheats, key maps), unique per ROM file
+    /// (`GameKeyIndex`).
     let gameKey: String
+    /// The battery save's file name (without `.srm`).
+    let batterySaveName: String
 
     /// Detects the console (unless given) and picks the core. Throws a one-line error for a ROM
     /// no console claims or no installed core plays.
-    init(rom: URL, system: GameSystem?, explicitCore: URL?, config: PhosphorConfig, catalog: CoreCatalog) throws {
+    init(rom: URL, system: GameSystem?, explicitCore: URL?, config: PhosphorConfig, catalog: CoreCatalog,
+         paths: PhosphorPaths) throws {
         self.rom = rom
         let detected = try system ?? RomCheck.inspect(rom)
         core = try CoreSelection.core(for: rom, system: detected, explicitCore: explicitCore,
                                       preferences: config.corePreferences, catalog: catalog)
         detectedSystem = detected
-        gameKey = GameIdentity.key(forROM: rom)
+        let names = GameKeyIndex.names(forROM: rom, console: detected?.rawValue ?? core.systems.first?.rawValue ?? core.name,
+                                       data: paths.data)
+        gameKey = names.key
+        batterySaveName = names.batterySave
     }
 
     /// The console whose buttons, codes and files the game uses: detected, else the core's first.
@@ -34,7 +41,8 @@ struct GameSetup {
         if let makeCore {
             return CoreThread(options: options, input: input, audioRing: audioRing, makeCore: makeCore)
         }
-        return CoreThread(configuration: CoreHost.Configuration(core: core, rom: rom, paths: paths, system: detectedSystem),
+        return CoreThread(configuration: CoreHost.Configuration(core: core, rom: rom, paths: paths, system: detectedSystem,
+                                                                 gameName: batterySaveName),
                           options: options, input: input, audioRing: audioRing)
     }
 }

@@ -52,8 +52,18 @@ public struct StateMetadata: Codable, Sendable, Equatable {
     /// FNV-1a 64 of the state bytes (16 hex digits): a state that does not match its sidecar
     /// (torn copy, interrupted save, edited file) is detected before the core sees it.
     public var stateChecksum: String
+    /// FNV-1a 64 of the PNG preview written with this state; nil for sidecars written before
+    /// previews were paired (their preview is shown as it is). A preview is shown only beside
+    /// the state it was taken with: after a save killed between the preview and the state, the
+    /// new preview would otherwise sit beside the old state.
+    public var previewChecksum: String?
+    /// FNV-1a 64 of the battery save (`.srm`) on disk when this state was taken, nil when the game
+    /// had none. Continue compares it with the `.srm` now: a battery save written after the state
+    /// (a session that was killed or crashed) must not be rolled back by loading the state.
+    public var batterySaveChecksum: String?
 
-    public init(game: GameIdentity, slot: StateSlot, created: Date, state: [UInt8]) {
+    public init(game: GameIdentity, slot: StateSlot, created: Date, state: [UInt8], preview: [UInt8]? = nil,
+                batterySaveChecksum: String? = nil) {
         format = Self.formatVersion
         self.game = game.key
         self.slot = slot.identifier
@@ -65,6 +75,13 @@ public struct StateMetadata: Codable, Sendable, Equatable {
         romSize = game.romSize
         stateSize = state.count
         stateChecksum = Self.checksum(of: state)
+        previewChecksum = preview.map(Self.checksum(of:))
+        self.batterySaveChecksum = batterySaveChecksum
+    }
+
+    /// Whether `bytes` are the state this sidecar was written for (size and checksum).
+    public func describes(_ bytes: [UInt8]) -> Bool {
+        bytes.count == stateSize && Self.checksum(of: bytes) == stateChecksum
     }
 
     public static func checksum(of state: [UInt8]) -> String {

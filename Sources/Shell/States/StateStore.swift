@@ -6,9 +6,14 @@ import PhosphorKit
 /// sidecar (`<game>.state3.json`, `StateMetadata`).
 ///
 /// Safety rules:
-/// - Every file is written with `AtomicFile.write`. A save writes the preview, then the sidecar
-///   (with the state's size and checksum), then the state bytes last, so a crash part-way leaves a
-///   state that does not match its sidecar, and a load detects that.
+/// - Every file is written with `AtomicFile.write`. A slot is one unit through its state file: a
+///   save writes the preview, then the sidecar (naming the state's size and checksum and the
+///   preview's checksum), then the state bytes last, and the state's rename is the moment the new
+///   save exists. A save killed before that leaves the OLD state beside a NEW sidecar and preview;
+///   a load trusts a sidecar only when it describes the state, else the backup sidecar
+///   (`.undo.json`, the old state's own, written before the new files), else the state alone when
+///   its size is the core's state size: the user's good old state is never refused for a save that
+///   did not happen. The state file stays the raw core bytes, so RetroArch still reads it.
 /// - Before a save overwrites a slot, its old contents are copied to `<file>.undo` (sidecar and
 ///   preview too): `undoLastSave(_:)` puts them back. Saving into an empty slot leaves a
 ///   `<game>.stateN.undo-empty` marker so the undo empties it again.
@@ -61,7 +66,7 @@ public struct StateStore: Sendable {
     /// and a half-finished save is detected on load).
     @discardableResult
     public func save(_ state: [UInt8], to slot: StateSlot, screenshot: VideoFrame?,
-                     date: Date = Date()) throws -> StateMetadata {
+                     date: Date = Date(), batterySaveChecksum: String? = nil) throws -> StateMetadata {
         try checkValid(slot)
         try checkUnlocked(slot, action: "overwrite")
         guard !state.isEmpty else {
@@ -69,7 +74,8 @@ public struct StateStore: Sendable {
         }
         // Encode everything before touching any file, so an encoding failure changes nothing.
         let preview = try screenshot.map { try PNGImage($0).encoded() }
-        let metadata = StateMetadata(game: game, slot: slot, created: date, state: state)
+        let metadata = StateMetadata(game: game, slot: slot, created: date, state: state, preview: preview.map { [UInt8]($0) },
+                                     batterySaveChecksum: batterySaveChecksum)
         let sidecar = try StateMetadata.encoder().encode(metadata)
 
         try backUpBeforeSave(slot)
@@ -131,32 +137,52 @@ public struct StateStore: Sendable {
         public var warnings: [String]
     }
 
-    /// Reads `slot` and checks it: not empty, not larger than `maximumStateSize`, the size and
-    /// checksum its sidecar records, the same game (key, ROM CRC or size) and core name, and
-    /// `expectedSize` (`retro_serialize_size`) when given. When `currentState` is given (the
-    /// game's state right now) and the checks pass, it is kept for `undoLastLoad`.
+    /// Reads `slot` and checks it before any core sees it (`StateCheck`): not empty, not larger
+    /// than `maximumStateSize`, paired with a sidecar of the same game (key, ROM CRC or size) and
+    /// core, or else exactly `expectedSize` (`retro_serialize_size`) bytes. When `currentState` is
+    /// given (the game's state right now) and the checks pass, it is kept for `undoLastLoad`.
     public func load(_ slot: StateSlot, expectedSize: Int? = nil, currentState: [UInt8]? = nil) throws -> LoadedState {
         try checkValid(slot)
         let file = stateFile(slot)
         let bytes = try readState(file, description: slot.description)
-        var warnings: [String] = []
-        let metadata = try readMetadata(metadataFile(slot))
-        if let metadata {
-            try check(bytes, against: metadata, file: file)
-            if metadata.coreVersion != game.coreVersion {
-                warnings.append("\(file.lastPathComponent) was saved with \(metadata.coreName) \(metadata.coreVersion); running \(game.coreVersion)")
-            }
-        } else {
-            warnings.append("\(file.lastPathComponent) has no metadata; it cannot be checked before loading")
-        }
-        if let expectedSize, expectedSize > 0, bytes.count != expectedSize {
-            throw StateStoreError(.wrongSize, file: file,
-                                  "is \(bytes.count) bytes but \(game.coreName) expects \(expectedSize); refusing to load it")
-        }
+        let pairing = try pairedMetadata(slot, bytes: bytes)
+        var warnings = pairing.notes
+        warnings += try StateCheck.verify(bytes, paired: pairing.metadata, game: game, expectedSize: expectedSize, file: file)
         if let currentState, !currentState.isEmpty {
             try AtomicFile.write(currentState, to: beforeLoadFile)
         }
-        return LoadedState(bytes: bytes, metadata: metadata, warnings: warnings)
+        return LoadedState(bytes: bytes, metadata: pairing.metadata, warnings: warnings)
+    }
+
+    /// The sidecar that describes `bytes`, the slot's state: its own, else the backup's (the
+    /// save that wrote the slot's sidecar was killed before its state; the backup sidecar is the
+    /// old state's), else none. Throws only when the slot's own sidecar is unreadable and no
+    /// other describes the state.
+    func pairedMetadata(_ slot: StateSlot, bytes: [UInt8]) throws -> (metadata: StateMetadata?, preview: URL?, notes: [String]) {
+        var ownError: Error?
+        do {
+            if let own = try readMetadata(metadataFile(slot)) {
+                if own.describes(bytes) { return (own, pairedPreview(screenshotFile(slot), for: own), []) }
+            } else {
+                return (nil, exists(screenshotFile(slot)) ? screenshotFile(slot) : nil, [])
+            }
+        } catch {
+            ownError = error
+        }
+        if let backup = try? readMetadata(undoMetadataFile(slot)), backup.describes(bytes) {
+            return (backup, pairedPreview(undoScreenshotFile(slot), for: backup),
+                    ["\(stateFile(slot).lastPathComponent): the last save into \(slot) was interrupted; this is the state from before it"])
+        }
+        if let ownError { throw ownError }
+        return (nil, nil, ["\(stateFile(slot).lastPathComponent): its metadata is of an interrupted save and does not match it"])
+    }
+
+    /// `file` when it is the preview `metadata` was written with (or the sidecar predates paired previews).
+    private func pairedPreview(_ file: URL, for metadata: StateMetadata) -> URL? {
+        guard exists(file) else { return nil }
+        guard let expected = metadata.previewChecksum else { return file }
+        guard let bytes = try? [UInt8](Data(contentsOf: file)), StateMetadata.checksum(of: bytes) == expected else { return nil }
+        return file
     }
 
     private func readState(_ file: URL, description: String) throws -> [UInt8] {
@@ -185,32 +211,6 @@ public struct StateStore: Sendable {
             } catch {
                 throw StateStoreError(.damaged, file: file, "the state's metadata is unreadable (\(Self.describe(error)))")
             }
-        }
-    }
-
-    private func check(_ bytes: [UInt8], against metadata: StateMetadata, file: URL) throws {
-        if metadata.game != game.key {
-            throw StateStoreError(.wrongGame, file: file, "belongs to \"\(metadata.game)\", not \"\(game.key)\"; refusing to load it")
-        }
-        if let theirs = metadata.romCRC32, let ours = game.romCRC32, theirs != ours {
-            throw StateStoreError(.wrongGame, file: file,
-                                  "was saved with another ROM (CRC \(Self.hex(theirs)), this one is \(Self.hex(ours))); refusing to load it")
-        } else if metadata.romCRC32 == nil || game.romCRC32 == nil,
-                  let theirs = metadata.romSize, let ours = game.romSize, theirs != ours {
-            throw StateStoreError(.wrongGame, file: file,
-                                  "was saved with another ROM (\(theirs) bytes, this one is \(ours)); refusing to load it")
-        }
-        if metadata.coreName != game.coreName {
-            throw StateStoreError(.wrongCore, file: file,
-                                  "was saved by \(metadata.coreName), not \(game.coreName); cores cannot read each other's states")
-        }
-        if bytes.count != metadata.stateSize {
-            throw StateStoreError(.damaged, file: file,
-                                  "is \(bytes.count) bytes but was saved as \(metadata.stateSize) (truncated or interrupted); refusing to load it")
-        }
-        if StateMetadata.checksum(of: bytes) != metadata.stateChecksum {
-            throw StateStoreError(.damaged, file: file,
-                                  "does not match the checksum saved with it (damaged or an interrupted save); refusing to load it")
         }
     }
 
@@ -285,9 +285,13 @@ public struct StateStore: Sendable {
             var summary = SlotSummary(slot: slot, isOccupied: exists(file), isLocked: isLocked(slot))
             guard summary.isOccupied else { return summary }
             summary.modified = (try? FileManager.default.attributesOfItem(atPath: file.path))?[.modificationDate] as? Date
-            if exists(screenshotFile(slot)) { summary.screenshot = screenshotFile(slot) }
             do {
-                summary.metadata = try readMetadata(metadataFile(slot))
+                // What the menu shows must be the state a load would give: after an interrupted
+                // save, the old state's details and preview, not the new ones beside it.
+                let bytes = try readState(file, description: slot.description)
+                let pairing = try pairedMetadata(slot, bytes: bytes)
+                summary.metadata = pairing.metadata
+                summary.screenshot = pairing.preview
             } catch {
                 summary.problem = "\(error)"
             }
@@ -335,11 +339,6 @@ public struct StateStore: Sendable {
     private func removeIfPresent(_ file: URL) throws {
         guard exists(file) else { return }
         try FileManager.default.removeItem(at: file)
-    }
-
-    private static func hex(_ value: UInt32) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 8 - digits.count) + digits
     }
 
     private static func describe(_ error: any Error) -> String {
