@@ -41,7 +41,9 @@ public enum PhosphorCommand {
             printError(error.description)
             return 2
         } catch {
-            Log.error("\(error)")
+            // The raw error (domains, C calls, SQL) is for the log only; at info level, so a
+            // headless run's stderr echo of warnings and errors doesn't print it as a second line.
+            Log.info("failed: \(error)")
             printError(ErrorText.line(error))
             return 1
         }
