@@ -2,7 +2,7 @@
 // Phosphor: a terminal-native libretro frontend.
 //
 // Module layers (imports only point downwards; each target lists exactly what its files import):
-//   C shims (CLibretro, CCurses, CAlsa, CSampleRate, CSQLite, CArchive, CPng, CSystem, CEvdev)
+//   C shims (CLibretro, CCurses, CAlsa, CSampleRate, CSQLite, CArchive, CPng, CZlib, CSystem, CEvdev)
 //                 the only code that sees C headers; Swift modules take them with `internal import`
 //   PhosphorKit   shared vocabulary: PixelFormat, PixelRect, CellRect, buttons, rings, mailbox,
 //                 display text, atomic files, paths, errors
@@ -31,11 +31,12 @@ let package = Package(
         .target(name: "CSQLite", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(name: "CArchive", linkerSettings: [.linkedLibrary("archive")]),
         .target(name: "CPng", linkerSettings: [.linkedLibrary("png16")]),
+        .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
         .target(name: "CSystem"),
         .target(name: "CEvdev"),
 
         // MARK: Swift modules.
-        .target(name: "PhosphorKit", dependencies: ["CPng", "CSystem"]),
+        .target(name: "PhosphorKit", dependencies: ["CPng", "CSystem", "CZlib"]),
         .target(name: "Render", dependencies: ["PhosphorKit"]),
         .target(name: "Emulation", dependencies: ["PhosphorKit", "CLibretro"]),
         .target(name: "Audio", dependencies: ["PhosphorKit", "CAlsa", "CSampleRate"]),

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// `phosphor run --headless` against the real Debian cores and the project's own cartridges
@@ -65,6 +66,43 @@ final class HeadlessRunTests: XCTestCase {
             XCTAssertEqual(straight.fields["hash"], resumed.fields["hash"],
                            "\(rom.lastPathComponent): state at 60 + 40 frames == 100 frames straight")
         }
+    }
+
+    /// RetroArch's containers, built here with Python's zlib (not Phosphor's writer): the state
+    /// inside a RASTATE and an RZIP file resumes exactly like the core's own bytes.
+    func testRetroArchStateContainersLoadLikeTheCoresBytes() throws {
+        let raw = phosphor.home.appendingPathComponent("phosphor-test.state")
+        let script = try phosphor.file("s.txt", Data("0 right\n".utf8))
+        let straight = try headless(gbc, frames: 100, ["--input", script.path, "--state-out", raw.path, "--state-at", "60"])
+        let wrap = """
+        import struct, sys, zlib
+        core = open(sys.argv[1], 'rb').read()
+        def block(tag, data):
+            out = tag + struct.pack('<I', len(data)) + data
+            return out + b'\\0' * (-len(out) % 8)
+        plain = b'RASTATE\\x01' + block(b'MEM ', core) + block(b'END ', b'')
+        open(sys.argv[2], 'wb').write(plain)
+        chunk = 65536
+        rzip = b'#RZIPv\\x01#' + struct.pack('<IQ', chunk, len(plain))
+        for start in range(0, len(plain), chunk):
+            packed = zlib.compress(plain[start:start + chunk])
+            rzip += struct.pack('<I', len(packed)) + packed
+        open(sys.argv[3], 'wb').write(rzip)
+        """
+        let plain = phosphor.home.appendingPathComponent("ra-plain.state")
+        let rzip = phosphor.home.appendingPathComponent("ra-rzip.state")
+        _ = try runCommand(["/usr/bin/env", "python3", "-c", wrap, raw.path, plain.path, rzip.path])
+        for file in [plain, rzip] {
+            let resumed = try headless(gbc, frames: 40, ["--input", script.path, "--state-in", file.path])
+            XCTAssertEqual(resumed.fields["hash"], straight.fields["hash"], "\(file.lastPathComponent) resumes like the core's bytes")
+        }
+        var damaged = try Data(contentsOf: rzip)
+        damaged[damaged.count - 20] ^= 0xFF
+        try damaged.write(to: rzip)
+        let outcome = try phosphor.run(["run", "--headless", "--frames", "10", "--state-in", rzip.path, gbc.path])
+        XCTAssertEqual(outcome.status, 1)
+        XCTAssertTrue(outcome.standardError.contains("ra-rzip.state is a RetroArch save state, but"), outcome.standardError)
+        XCTAssertEqual(outcome.standardError.split(separator: "\n").count, 1, outcome.standardError)
     }
 
     func testBatterySaveSurvivesRestart() throws {

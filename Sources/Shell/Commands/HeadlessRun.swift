@@ -161,7 +161,12 @@ struct HeadlessRun {
         do {
             let bytes = try [UInt8](Data(contentsOf: url))
             guard !bytes.isEmpty else { throw RomCheck.Failure(description: "\(url.lastPathComponent): empty save state") }
-            return bytes
+            // RetroArch's own containers (RASTATE, RZIP) carry the core's bytes inside.
+            do {
+                return try RetroArchState.coreBytes(from: bytes)
+            } catch {
+                throw RomCheck.Failure(description: "\(url.lastPathComponent) \(error.description)")
+            }
         } catch let failure as RomCheck.Failure {
             throw failure
         } catch {

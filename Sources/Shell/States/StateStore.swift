@@ -197,7 +197,12 @@ public struct StateStore: Sendable {
         guard !bytes.isEmpty else {
             throw StateStoreError(.damaged, file: file, "is empty (0 bytes); refusing to load it")
         }
-        return bytes
+        // A state RetroArch wrote (RASTATE, maybe RZIP-compressed) holds the core's bytes inside.
+        do {
+            return try RetroArchState.coreBytes(from: bytes)
+        } catch {
+            throw StateStoreError(.damaged, file: file, "\(error.description); refusing to load it")
+        }
     }
 
     /// Nil when there is no sidecar; throws when there is one but it cannot be read.
