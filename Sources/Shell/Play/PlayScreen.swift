@@ -33,8 +33,8 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
         let skinResult = services.skins.skin(for: session.system)
         skin = skinResult.skin
         let notices = skinResult.errors.map(\.description) + session.startNotices
-        if let first = notices.first { session.notify(first, seconds: 6, now: terminal.now) }
-        for notice in notices { Log.warning(notice) }  // the screen shows only the first, briefly
+        session.queueNotices(notices, seconds: 6, now: terminal.now)  // each in turn, 6 s apiece
+        for notice in notices { Log.warning(notice) }
     }
 
     private var quitAction: AppAction { session.launchedFromLibrary ? .returnToLibrary : .quit }
