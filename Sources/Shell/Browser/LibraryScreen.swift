@@ -352,7 +352,7 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
         let search = model.search.isEmpty ? "type to search" : DisplayText.sanitized(model.search) + "▏"
         column += window.put("  Search: ", row: 0, column: column, style: Theme.selectedInactive)
         var searchStyle = Theme.selectedInactive
-        searchStyle.bold = !model.search.isEmpty
+        searchStyle.underline = !model.search.isEmpty  // not bold: xterm would brighten the black text
         searchStyle.dim = model.search.isEmpty
         column += window.put(search, row: 0, column: column, width: max(0, columns / 2 - column), style: searchStyle)
         var right = ["sort: \(BrowserText.sortName(model.sort))"]

@@ -105,7 +105,7 @@ final class ThemeContrastInProcessTests: XCTestCase {
                 let character = screen.cell(column: column, row: row).character
                 guard let scalar = character.unicodeScalars.first, character != " " else { continue }
                 if (0x2580...0x259F).contains(scalar.value) { continue }  // half blocks: box art and the game
-                let colours = screen.effectiveRGB(column: column, row: row)
+                let colours = shownRGB(screen, column: column, row: row)
                 let ratio = TerminalBackground.contrast(luminance(colours.foreground), luminance(colours.background))
                 let isLine = (0x2500...0x257F).contains(scalar.value)
                 if isLine ? colours.foreground == colours.background : ratio < 4.5 {
@@ -115,6 +115,19 @@ final class ThemeContrastInProcessTests: XCTestCase {
         }
         // One line per row is enough to see what went wrong.
         return Array(problems.prefix(12))
+    }
+
+    /// The colours as xterm shows them: bold text in palette colours 0–7 comes out in the bright
+    /// colour 8–15 (its default `boldColors`), which can spoil the contrast (bold black on cyan).
+    private static func shownRGB(_ screen: ScreenModel, column: Int, row: Int)
+        -> (foreground: (UInt8, UInt8, UInt8), background: (UInt8, UInt8, UInt8)) {
+        let cell = screen.cell(column: column, row: row)
+        var shown = screen.effectiveRGB(column: column, row: row)
+        let foreground = cell.isReverse ? cell.background : cell.foreground
+        if cell.isBold, case .palette(let index) = foreground, index < 8 {
+            shown.foreground = ScreenModel.paletteRGB(index + 8)
+        }
+        return shown
     }
 
     private static func luminance(_ rgb: (UInt8, UInt8, UInt8)) -> Double {
