@@ -154,10 +154,13 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
 
     private func legendEntries(for layout: SkinLayout) -> [(label: String, keys: [String])] {
         guard let legend = layout.legend else { return [] }
-        return legend.buttons.map { button in
+        let buttons = legend.buttons.map { button in
             let keys = session.input.keyMap.keys(for: .button(port: 0, button)).map(\.name)
             return (session.system.label(for: button), Array(keys.prefix(2)))
         }
+        // The pause menu's keys too: Esc alone fails under GNU screen, so the second one must be findable.
+        let menuKeys = session.input.keyMap.keys(for: .action(.pauseMenu)).map(\.name)
+        return menuKeys.isEmpty ? buttons : buttons + [("Menu", Array(menuKeys.prefix(2)))]
     }
 
     func notify(_ message: String) { session.notify(message, now: clock()) }

@@ -36,6 +36,8 @@ final class TerminalQuirksInProcessTests: XCTestCase {
         defer { game.finish() }
         game.app.step(untilText: "GNU screen shows 8 colours")
         game.stepUntilPicture([])
+        // The legend names both pause keys.
+        XCTAssertTrue(game.screen.lines.contains { $0.contains("Menu") && $0.contains("f1") }, game.screen.text)
         game.app.type("\u{1B}OP")  // F1
         game.app.step(untilText: "Paused — NES")
         game.app.type("\u{1B}OP")  // F1 again closes it
