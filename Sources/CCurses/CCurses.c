@@ -84,6 +84,7 @@ int ccurses_resize(int rows, int columns) { return resizeterm(rows, columns); }
 int ccurses_rows(void) { return LINES; }
 int ccurses_columns(void) { return COLS; }
 int ccurses_colors(void) { return COLORS; }
+const char *ccurses_terminal_name(void) { return termname(); }
 
 ccurses_window *ccurses_screen(void) { return (ccurses_window *)stdscr; }
 

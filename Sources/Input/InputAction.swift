@@ -1,6 +1,6 @@
 /// Frontend commands bound to keys like buttons are. Raw values are the names in key-map files.
 ///
-/// Defaults (see `KeyMap.defaultActions`): Esc pause menu, Tab fast-forward toggle, Space
+/// Defaults (see `KeyMap.defaultActions`): Esc or F1 pause menu, Tab fast-forward toggle, Space
 /// fast-forward while held, F5 quick save, F8 quick load, H hold-button toggle, F12 screenshot,
 /// F6/F7 state slot up/down, F9 reset; quit has no default key (it is in the pause menu) so a
 /// stray key press never ends a game.

@@ -80,4 +80,7 @@ public enum InputEvent: Sendable, Hashable {
     /// DECRPM, the reply `CSI ? mode ; setting $ y` to the mode query `CSI ? mode $ p`:
     /// setting 0 = unknown mode, 1 = set, 2 = reset, 3 = permanently set, 4 = permanently reset.
     case modeReport(mode: Int, setting: Int)
+    /// The reply `OSC 11 ; rgb:RRRR/GGGG/BBBB ST` to the background-colour query `OSC 11 ; ? ST`,
+    /// components scaled to 0...1 (terminals send 1 to 4 hex digits per component).
+    case backgroundColor(red: Double, green: Double, blue: Double)
 }

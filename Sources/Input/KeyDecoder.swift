@@ -180,18 +180,9 @@ public struct KeyDecoder: Sendable {
         case UInt8(ascii: "]"), UInt8(ascii: "P"), UInt8(ascii: "_"), UInt8(ascii: "^"), UInt8(ascii: "X"):
             return controlString(bytes, at: index, atDeadline: atDeadline)
         case 0x1B:
-            // ESC ESC [ ... is Alt+key in rxvt-style terminals; otherwise the first ESC is the Escape key.
-            guard index + 2 < bytes.count else {
-                return atDeadline ? .consumed(.key(KeyEvent(.escape)), length: 1) : .incomplete
-            }
-            let third = bytes[index + 2]
-            if third == UInt8(ascii: "[") || third == UInt8(ascii: "O") {
-                switch escape(bytes, at: index + 1, atDeadline: atDeadline) {
-                case .incomplete: return .incomplete
-                case .pasteStart(let length): return .pasteStart(length: length + 1)
-                case .consumed(let event, let length): return .consumed(addingAlt(to: event), length: length + 1)
-                }
-            }
+            // ESC ESC is the Escape key, then whatever the second ESC starts. Not rxvt's Alt+key:
+            // GNU screen with mouse reporting on holds a lone Esc back until the next key and
+            // then sends both together (`ESC ESC [ B` is Esc, then Down).
             return .consumed(.key(KeyEvent(.escape)), length: 1)
         default:
             // Alt as an ESC prefix: ESC x is Alt+x.
@@ -245,13 +236,16 @@ public struct KeyDecoder: Sendable {
         return .consumed(key.map { .key(KeyEvent($0)) }, length: 3)
     }
 
-    /// OSC, DCS, APC, PM, SOS strings: skipped up to BEL or ST (ESC \).
+    /// OSC, DCS, APC, PM, SOS strings up to BEL or ST (ESC \): the OSC 11 background-colour
+    /// reply becomes an event, everything else is skipped.
     private static func controlString(_ bytes: [UInt8], at index: Int, atDeadline: Bool) -> Step {
         var position = index + 2
         while position < bytes.count {
-            if bytes[position] == 0x07 { return .consumed(nil, length: position + 1 - index) }
+            if bytes[position] == 0x07 {
+                return .consumed(stringEvent(bytes, at: index, bodyEnd: position), length: position + 1 - index)
+            }
             if bytes[position] == 0x1B, position + 1 < bytes.count, bytes[position + 1] == UInt8(ascii: "\\") {
-                return .consumed(nil, length: position + 2 - index)
+                return .consumed(stringEvent(bytes, at: index, bodyEnd: position), length: position + 2 - index)
             }
             position += 1
         }

@@ -100,7 +100,8 @@ public struct KeyMap: Sendable, Equatable {
 
     /// Action keys shared by every system (documented on `InputAction`).
     public static let defaultActions: [InputAction: [Key]] = [
-        .pauseMenu: [.escape],
+        // F1 too: GNU screen holds a lone Esc back until the next key arrives.
+        .pauseMenu: [.escape, .function(1)],
         .fastForwardToggle: [.tab],
         .fastForwardHold: [.character(" ")],
         .quickSave: [.function(5)],

@@ -28,6 +28,14 @@ public final class PlayerInput {
     /// Whether key releases are real (kitty) or guessed from autorepeat.
     public var releaseEvents: Bool { holdModel.releaseEvents }
 
+    /// The terminal's kitty keyboard protocol came on after the game started (its answer to the
+    /// start-up query arrived late): from now on a key is held from press to release.
+    public func switchToReleaseEvents() {
+        guard !releaseEvents else { return }
+        holdModel.releaseAll()
+        holdModel = HoldModel(releaseEvents: true, timing: holdModel.timing)
+    }
+
     /// The notice to show once when playing without release events, nil with them.
     public var notice: String? { releaseEvents ? nil : HoldModel.noReleaseNotice }
 
@@ -51,7 +59,7 @@ public final class PlayerInput {
             holdModel.releaseAll()
             pointer.pressed = false
             return []
-        case .focus(true), .paste, .keyboardFlags, .deviceAttributes, .modeReport:
+        case .focus(true), .paste, .keyboardFlags, .deviceAttributes, .modeReport, .backgroundColor:
             return []
         }
     }

@@ -105,7 +105,8 @@ public enum RomInspector {
 
     /// A title from fixed-width header bytes: stops at the first NUL, keeps printable ASCII,
     /// turns everything else (Shift-JIS, control bytes) into spaces, collapses runs of spaces.
-    /// Nil when nothing printable is left.
+    /// Nil when fewer than two letters or digits are left: homebrew often fills the field with
+    /// junk like "." or "-", and the file name (the caller's fallback) then says more.
     public static func headerTitle(_ bytes: some Collection<UInt8>) -> String? {
         var text = ""
         var pendingSpace = false
@@ -119,7 +120,7 @@ public enum RomInspector {
                 pendingSpace = true
             }
         }
-        return text.isEmpty ? nil : text
+        return text.filter { $0.isLetter || $0.isNumber }.count < 2 ? nil : text
     }
 
     static func article(_ system: GameSystem) -> String {

@@ -25,6 +25,9 @@ public struct KeyboardProtocolNegotiation: Sendable, Equatable {
     }
 
     public private(set) var state: State = .notStarted
+    /// Where `timedOut()` gave up while a reply was outstanding: one may still come (kitty under
+    /// load at start-up answers after the deadline), and the handshake then goes on from there.
+    public private(set) var abandoned: State?
 
     public init() {}
 
@@ -37,6 +40,15 @@ public struct KeyboardProtocolNegotiation: Sendable, Equatable {
     /// Feeds one decoded event; returns bytes to write next (often none). Events that are not
     /// replies are ignored (the caller keeps handling them as input).
     public mutating func handle(_ event: InputEvent) -> [UInt8] {
+        if let abandoned {
+            switch event {
+            case .keyboardFlags, .deviceAttributes:
+                state = abandoned  // a late reply: carry on where the deadline cut in
+                self.abandoned = nil
+            default:
+                break
+            }
+        }
         switch (state, event) {
         case (.detecting, .keyboardFlags(let flags)):
             state = .detecting(flags: flags)
@@ -62,10 +74,15 @@ public struct KeyboardProtocolNegotiation: Sendable, Equatable {
     }
 
     /// No DA1 reply came in time (a very old or broken terminal): give up on the protocol.
+    /// A reply that comes later still counts (see `gaveUpWaiting`).
     public mutating func timedOut() {
         switch state {
-        case .detecting: state = .unsupported
-        case .verifying(let flags): state = .rejected(flags: flags)
+        case .detecting:
+            abandoned = state
+            state = .unsupported
+        case .verifying(let flags):
+            abandoned = state
+            state = .rejected(flags: flags)
         default: break
         }
     }

@@ -2,17 +2,28 @@ import Input
 import PhosphorKit
 
 /// The questions Phosphor asks a terminal at start, and what its answers mean: whether it knows
-/// synchronized output (DECRQM 2026) and whether it takes the kitty keyboard protocol (key
-/// releases). The app writes `start()`, feeds every decoded event to `handle`, and gives up
-/// with `timedOut()` when no answer came in time. UI thread only.
+/// synchronized output (DECRQM 2026), what its background colour is (OSC 11, for the menu
+/// palette) and whether it takes the kitty keyboard protocol (key releases). The app writes
+/// `start()`, feeds every decoded event to `handle` — also after `timedOut()`, since a slow
+/// terminal's answers still count when they come late. UI thread only.
 public struct TerminalNegotiation {
     public private(set) var keyboard = KeyboardProtocolNegotiation()
+    /// The background OSC 11 reported (`unknown` until it answers; some never do).
+    public private(set) var background = TerminalBackground.unknown
+    private let asksBackground: Bool
 
-    public init() {}
+    /// `asksBackground`: send the OSC 11 query (not to the Linux console, which prints an OSC
+    /// it does not know).
+    public init(asksBackground: Bool = true) { self.asksBackground = asksBackground }
 
-    /// The queries to write. The synchronized-output query goes first: its reply, if any,
-    /// comes before DA1's, which ends the keyboard detection.
-    public mutating func start() -> [UInt8] { SynchronizedOutput.query + keyboard.start() }
+    /// `OSC 11 ; ? ST`: "what is your background colour".
+    public static let backgroundQuery: [UInt8] = Array("\u{1B}]11;?\u{1B}\\".utf8)
+
+    /// The queries to write. The synchronized-output and background queries go first: their
+    /// replies, if any, come before DA1's, which ends the keyboard detection.
+    public mutating func start() -> [UInt8] {
+        SynchronizedOutput.query + (asksBackground ? Self.backgroundQuery : []) + keyboard.start()
+    }
 
     /// Takes a reply to one of the queries (and answers it on `terminal` where the protocol
     /// needs a next step). Returns false for an event that is no reply (ordinary input).
@@ -23,6 +34,10 @@ public struct TerminalNegotiation {
                 terminal.setSynchronizedOutput(SynchronizedOutput.isSupported(setting: setting))
                 Log.info("synchronized output: \(terminal.synchronizedOutput ? "yes" : "no") (DECRPM \(setting))")
             }
+            return true
+        case .backgroundColor(let red, let green, let blue):
+            background = TerminalBackground(red: red, green: green, blue: blue)
+            Log.info("terminal background: \(background) (\(red), \(green), \(blue))")
             return true
         case .keyboardFlags, .deviceAttributes:
             let wasPushed = flagsPushed

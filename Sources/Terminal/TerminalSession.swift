@@ -40,6 +40,10 @@ public final class TerminalSession: TerminalDevice {
     private var modes: [UInt8] = []
     /// When `wait` last measured the log file (what cores printf into it grows it unseen).
     private var lastLogCheck = ContinuousClock.now
+    /// The reporting modes switched on (no mouse under GNU screen: `TerminalQuirks.wantsMouse`).
+    private let modesOn: [UInt8]
+    /// The type ncurses is opened for (nil: TERM; see `TerminalQuirks.cursesTerminalType`).
+    private let cursesType: String?
 
     /// Checks the terminal before touching it: a real tty, not `dumb`, a UTF-8 locale.
     public init(logFile: URL, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
@@ -62,6 +66,9 @@ public final class TerminalSession: TerminalDevice {
         var fds: [Int32] = [0, 0]
         try systemCall("pipe2") { csystem_pipe(&fds) }
         signalPipe = (fds[0], fds[1])
+        let quirks = TerminalQuirks(terminalName: term, environment: environment)
+        modesOn = quirks.wantsMouse ? Self.mouseModesOn + Self.otherModesOn : Self.otherModesOn
+        cursesType = TerminalQuirks.cursesTerminalType(environment: environment)
         try open(logFile: logFile)
     }
 
@@ -82,12 +89,12 @@ public final class TerminalSession: TerminalDevice {
             try systemCall("dup2(/dev/null, stderr)") { csystem_replace(null, STDERR_FILENO) }
             close(null)
         }
-        guard ccurses_start(nil, input, output) == 0 else {
+        guard ccurses_start(cursesType, input, output) == 0 else {
             putBackStandardStreams()
             throw Failure(description: "ncurses cannot drive TERM=\(ProcessInfo.processInfo.environment["TERM"] ?? "")")
         }
         try systemCall("tcsetattr(raw)") { csystem_enter_raw_mode(input) }
-        write(Self.modesOn)
+        write(modesOn)
         isOpen = true
         updateRestoreSequence()
         try systemCall("sigaction") { csystem_install_signal_handlers(signalPipe.write) }
@@ -98,16 +105,20 @@ public final class TerminalSession: TerminalDevice {
         modesOff + Array("\u{1B}[?25h\u{1B}[?1049l".utf8)
     }
 
-    /// SGR mouse (clicks and drags), bracketed paste, focus events.
-    private static let modesOn = Array("\u{1B}[?1000h\u{1B}[?1002h\u{1B}[?1006h\u{1B}[?2004h\u{1B}[?1004h".utf8)
+    /// SGR mouse (clicks and drags).
+    private static let mouseModesOn = Array("\u{1B}[?1000h\u{1B}[?1002h\u{1B}[?1006h".utf8)
+    /// Bracketed paste, focus events.
+    private static let otherModesOn = Array("\u{1B}[?2004h\u{1B}[?1004h".utf8)
 
     /// Pops the keyboard flags, ends synchronized output (only where the terminal knows it),
-    /// turns focus, paste and mouse reports off, and resets colours.
+    /// turns focus, paste and mouse reports off, resets colours and clears the screen: where the
+    /// alternate screen is off (GNU screen's default) the last frame would stay behind otherwise,
+    /// and elsewhere this only clears the alternate screen that is about to go.
     private var modesOff: [UInt8] {
         var bytes: [UInt8] = []
         if keyboardFlagsPushed { bytes += KeyboardProtocol.popFlags }
         if synchronizedOutput { bytes += Array("\u{1B}[?2026l".utf8) }
-        bytes += Array("\u{1B}[?1004l\u{1B}[?2004l\u{1B}[?1006l\u{1B}[?1002l\u{1B}[?1000l\u{1B}[0m".utf8)
+        bytes += Array("\u{1B}[?1004l\u{1B}[?2004l\u{1B}[?1006l\u{1B}[?1002l\u{1B}[?1000l\u{1B}[0m\u{1B}[H\u{1B}[2J".utf8)
         return bytes
     }
 
@@ -166,7 +177,7 @@ public final class TerminalSession: TerminalDevice {
         _ = csystem_install_signal_handlers(signalPipe.write)
         _ = csystem_enter_raw_mode(input)
         ccurses_resume()
-        write(Self.modesOn)
+        write(modesOn)
         if flags { write(KeyboardProtocol.pushGameFlags) }
         refreshSize()
     }

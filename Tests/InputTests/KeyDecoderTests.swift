@@ -92,6 +92,12 @@ final class KeyDecoderTests: XCTestCase {
         // DECRPM, the answer to the synchronized-output query, comes before DA1.
         XCTAssertEqual(decode("\u{1B}[?2026;2$y\u{1B}[?62;c"), [.modeReport(mode: 2026, setting: 2), .deviceAttributes([62, 0])])
         XCTAssertEqual(decode("\u{1B}[?2026;0$y"), [.modeReport(mode: 2026, setting: 0)])
+        // OSC 11 background replies (4 or 2 hex digits, ST or BEL); other OSC strings are skipped.
+        XCTAssertEqual(decode("\u{1B}]11;rgb:ffff/0000/8080\u{1B}\\a"),
+                       [.backgroundColor(red: 1, green: 0, blue: Double(0x8080) / 65535), press(.character("a"))])
+        XCTAssertEqual(decode("\u{1B}]11;rgb:ff/00/00\u{07}"), [.backgroundColor(red: 1, green: 0, blue: 0)])
+        XCTAssertEqual(decode("\u{1B}]11;rgba:ffff/ffff/ffff/ffff\u{1B}\\"), [.backgroundColor(red: 1, green: 1, blue: 1)])
+        XCTAssertEqual(decode("\u{1B}]11;?\u{1B}\\\u{1B}]10;rgb:ffff/ffff/ffff\u{1B}\\\u{1B}]11;rgb:zz/00/00\u{07}"), [])
         // ANSI-mode DECRPM, incomplete reports and other intermediates are skipped whole.
         XCTAssertEqual(decode("\u{1B}[4;2$yq\u{1B}[?2026$yq\u{1B}[?2026;1 yq"), Array(repeating: press(.character("q")), count: 3))
     }
@@ -146,7 +152,10 @@ final class KeyDecoderTests: XCTestCase {
                        [press(.escape), press(.character("a"))])
         // Two ESCs: the first is certainly the Escape key.
         XCTAssertEqual(decode("\u{1B}\u{1B}"), [press(.escape), press(.escape)])
-        XCTAssertEqual(decode("\u{1B}\u{1B}[A"), [press(.up, .alt)])
+        // GNU screen holds a lone Esc back until the next key: Esc, then the key (not Alt+key).
+        XCTAssertEqual(decode("\u{1B}\u{1B}[B"), [press(.escape), press(.down)])
+        XCTAssertEqual(decode("\u{1B}\u{1B}OA"), [press(.escape), press(.up)])
+        XCTAssertEqual(decode("\u{1B}\u{1B}x"), [press(.escape), press(.character("x"), .alt)])
     }
 
     func testTimedOutPrefixesResolveToAltKeys() {
@@ -157,8 +166,8 @@ final class KeyDecoderTests: XCTestCase {
     }
 
     func testUnknownSequencesAreSkippedWhole() {
-        // Unknown CSI finals, intermediates, OSC/DCS strings, X10 mouse, a cursor report.
-        let bytes = "\u{1B}[5;7y1\u{1B}[2 q2\u{1B}]11;rgb:0000/0000/0000\u{07}3\u{1B}P1$r0m\u{1B}\\4\u{1B}[M !!5\u{1B}[12;40R6"
+        // Unknown CSI finals, intermediates, OSC (not 11)/DCS strings, X10 mouse, a cursor report.
+        let bytes = "\u{1B}[5;7y1\u{1B}[2 q2\u{1B}]10;rgb:0000/0000/0000\u{07}3\u{1B}P1$r0m\u{1B}\\4\u{1B}[M !!5\u{1B}[12;40R6"
         XCTAssertEqual(decode(bytes), "123456".map { press(.character(Unicode.Scalar(String($0))!)) })
     }
 

@@ -32,6 +32,9 @@ final class KeyMapTests: XCTestCase {
         XCTAssertEqual(snes.targets(for: .rightShift), [.button(port: 0, .select)])
         XCTAssertEqual(snes.targets(for: .backspace), [.button(port: 0, .select)])
         XCTAssertEqual(snes.targets(for: .escape), [.action(.pauseMenu)])
+        // The second pause key (GNU screen holds a lone Esc back) clashes with nothing.
+        XCTAssertEqual(snes.targets(for: .function(1)), [.action(.pauseMenu)])
+        XCTAssertEqual(snes.conflicts.map(\.key), [])
         XCTAssertEqual(snes.targets(for: .character("i")), [.button(port: 1, .up)])
     }
 
@@ -53,7 +56,7 @@ final class KeyMapTests: XCTestCase {
         }
         """.write(to: store.systemFile(for: .nes), atomically: true, encoding: .utf8)
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("nes"), withIntermediateDirectories: true)
-        try #"{ "player1": { "start": ["f1"] }, "actions": { "quit": "f10" } }"#
+        try #"{ "player1": { "start": ["f2"] }, "actions": { "quit": "f10" } }"#
             .write(to: store.gameFile(for: .nes, game: "Test Game"), atomically: true, encoding: .utf8)
 
         let result = store.load(system: .nes, game: "Test Game")
@@ -65,7 +68,7 @@ final class KeyMapTests: XCTestCase {
         ])
         XCTAssertEqual(result.map.keys(for: .button(port: 0, .a)), [.character("k")])
         XCTAssertEqual(result.map.keys(for: .button(port: 0, .b)), [.character("j"), .character(" ")])
-        XCTAssertEqual(result.map.keys(for: .button(port: 0, .start)), [.function(1)])
+        XCTAssertEqual(result.map.keys(for: .button(port: 0, .start)), [.function(2)])
         XCTAssertEqual(result.map.keys(for: .button(port: 0, .select)), [.rightShift, .backspace])
         XCTAssertEqual(result.map.keys(for: .action(.quit)), [.function(10)])
         XCTAssertEqual(result.map.keys(for: .action(.fastForwardHold)), [])

@@ -241,6 +241,16 @@ final class RomInspectorTests: XCTestCase {
                        "d.nds: not a Nintendo DS ROM: header CRC16 at 0x15E does not match")
     }
 
+    /// Homebrew DS games often leave "." or "-" in the header's title field: no title then, so
+    /// the library names the game after its file.
+    func testNDSHomebrewJunkTitleFallsBackToNoTitle() throws {
+        XCTAssertNil(try inspect("hello world.nds", SyntheticRom.nds(title: ".")).title)
+        XCTAssertNil(try inspect("hello world.nds", SyntheticRom.nds(title: "- A")).title)
+        XCTAssertEqual(try inspect("x.nds", SyntheticRom.nds(title: "PG")).title, "PG")
+        XCTAssertEqual(RomInspector.headerTitle(Array("A1".utf8)), "A1")
+        XCTAssertNil(RomInspector.headerTitle(Array(". .".utf8)))
+    }
+
     func testNDSCRC16KnownValue() {
         // CRC-16/MODBUS check value for "123456789".
         XCTAssertEqual(HeaderView.crc16(Array("123456789".utf8)), 0x4B37)

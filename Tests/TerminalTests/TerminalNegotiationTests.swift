@@ -53,6 +53,87 @@ final class TerminalNegotiationTests: XCTestCase {
         XCTAssertTrue(terminal.synchronizedOutput)
         XCTAssertFalse(negotiation.handle(.key(KeyEvent(.character("a"), modifiers: [], kind: .press)), terminal: terminal))
     }
+
+    /// kitty busy at start-up answers after the app stopped waiting: the handshake goes on from
+    /// where it was, the flags are pushed, and release events come on.
+    func testLateKittyAnswerStillSwitchesReleaseEventsOn() throws {
+        let terminal = try HeadlessTerminal()
+        defer { terminal.restore() }
+        var negotiation = TerminalNegotiation()
+        _ = negotiation.start()
+        negotiation.timedOut()
+        XCTAssertFalse(negotiation.releaseEvents)
+        for event in decode("\u{1B}[?0u\u{1B}[?62c") { XCTAssertTrue(negotiation.handle(event, terminal: terminal)) }
+        XCTAssertTrue(terminal.recorded.containsSequence(Array("\u{1B}[>11u".utf8)), "pushed after the late answer")
+        XCTAssertTrue(terminal.keyboardFlagsPushed)
+        for event in decode("\u{1B}[?11u\u{1B}[?62c") { XCTAssertTrue(negotiation.handle(event, terminal: terminal)) }
+        XCTAssertTrue(negotiation.releaseEvents)
+    }
+
+    /// The verification's answer late: still active. A late DA1 without flags: still none.
+    func testLateVerificationCountsAndALateDA1AloneChangesNothing() throws {
+        var kitty = KeyboardProtocolNegotiation()
+        _ = kitty.start()
+        _ = kitty.handle(.keyboardFlags(0))
+        XCTAssertFalse(kitty.handle(.deviceAttributes([62])).isEmpty)
+        kitty.timedOut()
+        XCTAssertEqual(kitty.state, .rejected(flags: nil))
+        _ = kitty.handle(.keyboardFlags(11))
+        _ = kitty.handle(.deviceAttributes([62]))
+        XCTAssertEqual(kitty.state, .active(flags: 11))
+
+        var xterm = KeyboardProtocolNegotiation()
+        _ = xterm.start()
+        xterm.timedOut()
+        XCTAssertEqual(xterm.handle(.deviceAttributes([62])), [])
+        XCTAssertEqual(xterm.state, .unsupported)
+        XCTAssertEqual(xterm.restoreBytes, [])
+    }
+
+    func testBackgroundQueryAndReply() throws {
+        let terminal = try HeadlessTerminal()
+        defer { terminal.restore() }
+        var negotiation = TerminalNegotiation()
+        let query = negotiation.start()
+        XCTAssertTrue(query.containsSequence(Array("\u{1B}]11;?\u{1B}\\".utf8)))
+        // Before DA1 (whose reply ends the detection), so its answer comes first.
+        let text = String(decoding: query, as: UTF8.self)
+        XCTAssertLessThan(text.range(of: "]11;?")!.lowerBound, text.range(of: "[c")!.lowerBound)
+        XCTAssertEqual(negotiation.background, .unknown)
+        for event in decode("\u{1B}]11;rgb:ffff/ffff/dddd\u{1B}\\") { XCTAssertTrue(negotiation.handle(event, terminal: terminal)) }
+        XCTAssertEqual(negotiation.background, .light)
+        for event in decode("\u{1B}]11;rgb:1e1e/1e1e/2e2e\u{07}") { XCTAssertTrue(negotiation.handle(event, terminal: terminal)) }
+        XCTAssertEqual(negotiation.background, .dark)
+
+        var console = TerminalNegotiation(asksBackground: false)
+        XCTAssertFalse(console.start().containsSequence(Array("]11;".utf8)))
+    }
+
+    func testBackgroundClassificationByLuminance() {
+        XCTAssertEqual(TerminalBackground(red: 1, green: 1, blue: 1), .light)
+        XCTAssertEqual(TerminalBackground(red: 0, green: 0, blue: 0), .dark)
+        XCTAssertEqual(TerminalBackground(red: 0.99, green: 0.96, blue: 0.89), .light)   // solarized light
+        XCTAssertEqual(TerminalBackground(red: 0, green: 0.17, blue: 0.21), .dark)       // solarized dark
+        XCTAssertEqual(TerminalBackground.contrast(1, 0), 21, accuracy: 0.001)
+        XCTAssertEqual(TerminalBackground.relativeLuminance(red: 1, green: 1, blue: 1), 1, accuracy: 0.0001)
+    }
+
+    func testQuirksOfScreenTmuxAndTheConsole() {
+        let screen = TerminalQuirks(terminalName: "screen", environment: ["STY": "1234.pts-0.host"])
+        XCTAssertTrue(screen.isGNUScreen)
+        XCTAssertFalse(screen.wantsMouse)
+        XCTAssertEqual(screen.colourAdvice(paletteSize: 8), "GNU screen shows 8 colours: set `term screen-256color` in ~/.screenrc")
+        XCTAssertNil(screen.colourAdvice(paletteSize: 256))
+        let tmux = TerminalQuirks(terminalName: "screen", environment: ["TMUX": "/tmp/tmux-0/default,1,0"])
+        XCTAssertFalse(tmux.isGNUScreen)
+        XCTAssertTrue(tmux.wantsMouse)
+        XCTAssertNotNil(tmux.colourAdvice(paletteSize: 8))
+        XCTAssertFalse(TerminalQuirks(terminalName: "linux", environment: [:]).mayAskBackground)
+        XCTAssertNil(TerminalQuirks(terminalName: "xterm", environment: [:]).colourAdvice(paletteSize: 8))
+        XCTAssertEqual(TerminalQuirks.cursesTerminalType(environment: ["TERM": "xterm", "COLORTERM": "truecolor"]), "xterm-256color")
+        XCTAssertNil(TerminalQuirks.cursesTerminalType(environment: ["TERM": "xterm"]))
+        XCTAssertNil(TerminalQuirks.cursesTerminalType(environment: ["TERM": "screen", "COLORTERM": "truecolor"]))
+    }
 }
 
 private extension Array where Element == UInt8 {

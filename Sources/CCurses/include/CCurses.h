@@ -23,6 +23,8 @@ int ccurses_rows(void);
 int ccurses_columns(void);
 /// How many colours the terminal has (COLORS).
 int ccurses_colors(void);
+/// The terminal type ncurses drives (TERM, or the type a headless terminal was opened with).
+const char *ccurses_terminal_name(void);
 
 ccurses_window *ccurses_screen(void);  // stdscr
 ccurses_window *ccurses_new_window(int rows, int columns, int row, int column);

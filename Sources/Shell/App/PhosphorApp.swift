@@ -24,6 +24,8 @@ final class PhosphorApp {
     private(set) var quitRequested = false
     /// Makes a screen for an action that needs one (the library for `.returnToLibrary`).
     var libraryScreenFactory: (() -> Screen)?
+    /// The environment the terminal quirks and NO_COLOR are read from (tests set their own).
+    var environment = ProcessInfo.processInfo.environment
 
     /// The app on a real terminal (the process's tty).
     convenience init(services: AppServices) throws {
@@ -57,11 +59,18 @@ final class PhosphorApp {
     /// Asks the terminal what it can do, then opens the first screen. False when it failed
     /// (the reason is in `services.exitMessage`).
     func start(_ makeFirstScreen: (PhosphorApp) throws -> Screen) -> Bool {
+        let quirks = TerminalQuirks(terminalName: CursesWindow.terminalName, environment: environment)
+        negotiation = TerminalNegotiation(asksBackground: quirks.mayAskBackground)
         terminal.write(negotiation.start())
         waitForNegotiation(deadline: terminal.now + .milliseconds(400))
+        adoptTheme()
         do {
             screens = [try makeFirstScreen(self)]
             stackChanged()
+            if let advice = quirks.colourAdvice(paletteSize: CursesWindow.paletteSize) {
+                Log.info(advice)
+                (screens.last as? NotifiableScreen)?.notify(advice)
+            }
             return true
         } catch {
             Log.error("\(error)")
@@ -116,7 +125,17 @@ final class PhosphorApp {
     }
 
     private func route(_ event: InputEvent, now: ContinuousClock.Instant) {
-        if negotiation.handle(event, terminal: terminal) { return }
+        let before = (releaseEvents: negotiation.releaseEvents, background: negotiation.background)
+        if negotiation.handle(event, terminal: terminal) {
+            // Answers keep counting after the start-up deadline (kitty can be that slow).
+            if negotiation.releaseEvents, !before.releaseEvents, let session {
+                Log.info("keyboard protocol (late answer): \(negotiation.keyboard.state)")
+                session.input.switchToReleaseEvents()
+                session.notify("key releases on (kitty keyboard protocol)", now: now)
+            }
+            if negotiation.background != before.background, adoptTheme() { redrawEverything() }
+            return
+        }
         // Raw mode turns off ISIG, so Ctrl-Z arrives as byte 0x1A (or as `CSI 122;5u` with the
         // kitty protocol) instead of as SIGTSTP: it suspends from every screen, as the signal does.
         if case .key(let key) = event, key.kind == .press, key.modifiers == .control, key.key == .character("z") {
@@ -154,6 +173,14 @@ final class PhosphorApp {
         terminal.suspend()
         for screen in screens { (screen as? SuspendingScreen)?.didResume() }
         redrawEverything()
+    }
+
+    /// Menus in the colours this terminal has, readable on its background. True when they changed.
+    @discardableResult
+    private func adoptTheme() -> Bool {
+        let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
+        return Theme.adopt(depth: MenuPalette.Depth(paletteSize: CursesWindow.paletteSize, noColor: noColor),
+                           background: negotiation.background)
     }
 
     func redrawEverything() {

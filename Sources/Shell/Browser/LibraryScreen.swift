@@ -361,8 +361,10 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
         var column = window.put(" PHOSPHOR ", row: 0, column: 0, style: Theme.selected)
         let search = model.search.isEmpty ? "type to search" : DisplayText.sanitized(model.search) + "▏"
         column += window.put("  Search: ", row: 0, column: column, style: Theme.selectedInactive)
-        column += window.put(search, row: 0, column: column, width: max(0, columns / 2 - column),
-                             style: TextStyle(foreground: 0, background: 7, bold: !model.search.isEmpty, dim: model.search.isEmpty))
+        var searchStyle = Theme.selectedInactive
+        searchStyle.underline = !model.search.isEmpty  // not bold: xterm would brighten the black text
+        searchStyle.dim = model.search.isEmpty
+        column += window.put(search, row: 0, column: column, width: max(0, columns / 2 - column), style: searchStyle)
         var right = ["sort: \(BrowserText.sortName(model.sort))"]
         // Without the sidebar (narrow terminals) the header says which system is shown.
         if columns < Self.sidebarMinimumColumns { right.insert(model.system?.displayName ?? "All", at: 0) }

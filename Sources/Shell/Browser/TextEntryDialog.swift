@@ -92,7 +92,7 @@ final class TextEntryDialog: Screen {
         let shown = String(text.suffix(fieldWidth - 1)) + "▏"
         window.putPadded(shown, row: 3, column: 2, width: fieldWidth, style: Theme.dialogSelected)
         for (offset, line) in messageLines.enumerated() {
-            window.put(line, row: 4 + offset, column: 2, width: columns - 4, style: TextStyle(foreground: 11, background: 235, bold: true))
+            window.put(line, row: 4 + offset, column: 2, width: columns - 4, style: Theme.dialogWarning)
         }
         window.put(hint, row: rows - 1, column: 2, width: columns - 4, style: Theme.dialogBorder)
         window.stage()

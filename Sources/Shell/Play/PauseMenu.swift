@@ -14,7 +14,15 @@ final class PauseMenu: ListMenu, GameObservingScreen {
         game = snapshot
         super.init(title: "Paused — \(snapshot.system.displayName)")
         width = 50
+        help = "↑↓ choose · Enter select · Esc/F1 back"
         reload()
+    }
+
+    /// F1 opens the menu (for GNU screen, which holds a lone Esc back) and closes it again.
+    override func handleOther(_ key: Key, modifiers: KeyModifiers, actions: inout [AppAction]) -> Bool {
+        guard key == .function(1), modifiers.isEmpty else { return false }
+        close(actions: &actions)
+        return true
     }
 
     func gameChanged(_ snapshot: GameSnapshot, outcome: GameCommandOutcome?) {

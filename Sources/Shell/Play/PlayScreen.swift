@@ -33,8 +33,8 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
         let skinResult = services.skins.skin(for: session.system)
         skin = skinResult.skin
         let notices = skinResult.errors.map(\.description) + session.startNotices
-        if let first = notices.first { session.notify(first, seconds: 6, now: terminal.now) }
-        for notice in notices { Log.warning(notice) }  // the screen shows only the first, briefly
+        session.queueNotices(notices, seconds: 6, now: terminal.now)  // each in turn, 6 s apiece
+        for notice in notices { Log.warning(notice) }
     }
 
     private var quitAction: AppAction { session.launchedFromLibrary ? .returnToLibrary : .quit }
@@ -154,10 +154,13 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
 
     private func legendEntries(for layout: SkinLayout) -> [(label: String, keys: [String])] {
         guard let legend = layout.legend else { return [] }
-        return legend.buttons.map { button in
+        let buttons = legend.buttons.map { button in
             let keys = session.input.keyMap.keys(for: .button(port: 0, button)).map(\.name)
             return (session.system.label(for: button), Array(keys.prefix(2)))
         }
+        // The pause menu's keys too: Esc alone fails under GNU screen, so the second one must be findable.
+        let menuKeys = session.input.keyMap.keys(for: .action(.pauseMenu)).map(\.name)
+        return menuKeys.isEmpty ? buttons : buttons + [("Menu", Array(menuKeys.prefix(2)))]
     }
 
     func notify(_ message: String) { session.notify(message, now: clock()) }

@@ -53,8 +53,10 @@ final class GameSession {
     private let startedAt: ContinuousClock.Instant
     /// The newest frame the play screen showed (screenshots and state previews use it).
     var lastFrame: VideoFrame?
+    /// The status bar's messages: the one showing, and the start notices waiting their turn.
+    private var notices = NoticeQueue()
     /// The one-line message for the status bar, until its time is up.
-    private(set) var notice: (text: String, until: ContinuousClock.Instant)?
+    var notice: (text: String, until: ContinuousClock.Instant)? { notices.current.map { ($0.text, $0.until) } }
     /// Called once when the game closes, with the seconds played (library accounting).
     var onFinished: ((Int) -> Void)?
 
@@ -230,7 +232,7 @@ final class GameSession {
             shownSaveFailure = status.batterySaveFailure
             if let failure = shownSaveFailure { notify(failure, seconds: 8, now: now) }
         }
-        if let current = notice, now > current.until { notice = nil }
+        notices.tick(now: now)
         return status
     }
 
@@ -266,7 +268,12 @@ final class GameSession {
     // MARK: Messages
 
     func notify(_ message: String, seconds: Int = 3, now: ContinuousClock.Instant) {
-        notice = (DisplayText.sanitized(message), now + .seconds(seconds))
+        notices.show(DisplayText.sanitized(message), seconds: seconds, now: now)
+    }
+
+    /// Shows each message in turn after what is showing, `seconds` each (the start notices).
+    func queueNotices(_ messages: [String], seconds: Int, now: ContinuousClock.Instant) {
+        for message in messages { notices.enqueue(DisplayText.sanitized(message), seconds: seconds, now: now) }
     }
 
     // MARK: Closing

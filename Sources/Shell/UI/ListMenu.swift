@@ -119,7 +119,7 @@ class ListMenu: Screen {
         }
         for (offset, line) in messageLines.enumerated() {
             window.put(line, row: rows - 2 - messageLines.count + offset, column: 2, width: columns - 4,
-                       style: TextStyle(foreground: 11, background: 235, bold: true))
+                       style: Theme.dialogWarning)
         }
         window.put(help, row: rows - 1, column: 2, width: columns - 4, style: Theme.dialogBorder)
         window.forceRepaint()

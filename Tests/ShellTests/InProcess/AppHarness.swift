@@ -22,7 +22,8 @@ final class AppHarness {
     private var readOffset = 0
 
     init(columns: Int = 100, rows: Int = 32, terminalType: String = "xterm-256color", label: String = "app",
-         catalog: CoreCatalog? = nil, configure: (PhosphorPaths) throws -> Void = { _ in }) throws {
+         catalog: CoreCatalog? = nil, environment: [String: String] = [:],
+         configure: (PhosphorPaths) throws -> Void = { _ in }) throws {
         home = try TemporaryFolder(label)
         paths = PhosphorPaths(config: home.url.appendingPathComponent("config"), data: home.url.appendingPathComponent("data"))
         try paths.createFolders()
@@ -32,25 +33,36 @@ final class AppHarness {
         services.overrides.colorMode = "24bit"
         terminal = try HeadlessTerminal(columns: columns, rows: rows, terminalType: terminalType)
         app = PhosphorApp(services: services, terminal: terminal)
+        // Not the test runner's own (it may run inside screen or tmux, or set NO_COLOR).
+        app.environment = environment
         screen = ScreenModel(columns: columns, rows: rows)
     }
 
+    /// A dark terminal background (OSC 11 reply), as most terminals have.
+    static let darkBackground = "rgb:0000/0000/0000"
+    static let lightBackground = "rgb:ffff/ffff/ffff"
+
     /// Answers the start-up queries as a terminal without the kitty protocol does (DA1 only),
-    /// or as one with it, then opens the first screen.
-    func start(kittyKeyboard: Bool = false, _ first: (PhosphorApp) throws -> Screen) throws {
-        if kittyKeyboard {
+    /// or as one with it, then opens the first screen. `background`: the OSC 11 answer (nil: the
+    /// terminal does not answer it). `answersKeyboard` false: no DA1 in time (the test sends it late).
+    func start(kittyKeyboard: Bool = false, background: String? = AppHarness.darkBackground, answersKeyboard: Bool = true,
+               _ first: (PhosphorApp) throws -> Screen) throws {
+        if let background { terminal.send("\u{1B}]11;\(background)\u{1B}\\") }
+        if !answersKeyboard {
+            // Nothing else in time: the negotiation gives up at its deadline.
+        } else if kittyKeyboard {
             terminal.send("\u{1B}[?0u\u{1B}[?62c")
         } else {
             terminal.send("\u{1B}[?62c")
         }
         // The second round (after the push) of a kitty terminal: the flags took.
-        if kittyKeyboard { terminal.send("\u{1B}[?11u\u{1B}[?62c") }
+        if kittyKeyboard && answersKeyboard { terminal.send("\u{1B}[?11u\u{1B}[?62c") }
         XCTAssertTrue(app.start(first), services.exitMessage ?? "the first screen failed")
     }
 
     /// Starts the browser on a library of the bundled cartridges.
-    func startBrowser() throws {
-        try start { _ in try LibraryScreen(services: self.services) }
+    func startBrowser(background: String? = AppHarness.darkBackground) throws {
+        try start(background: background) { _ in try LibraryScreen(services: self.services) }
     }
 
     /// Types text or escape sequences (they arrive at the next step).

@@ -17,17 +17,20 @@ final class PlayHarness {
 
     init(columns: Int = 100, rows: Int = 32, terminalType: String = "xterm-256color", label: String,
          script: ScriptedCore.Script = ScriptedCore.Script(title: "phosphor-test", width: 64, height: 48),
-         fromLibrary: Bool = false, kittyKeyboard: Bool = false) throws {
+         fromLibrary: Bool = false, kittyKeyboard: Bool = false, background: String? = AppHarness.darkBackground,
+         answersKeyboard: Bool = true, environment: [String: String] = [:]) throws {
         self.script = script
         rom = BrowserInProcessTests.bundledROM("nes/phosphor-test.nes")
         let core = CoreInfo(path: URL(fileURLWithPath: "/nonexistent/scripted_libretro.so"), name: "scripted",
                             displayName: "Scripted Core", systems: [.nes], extensions: ["nes"], needsFullPath: false,
                             supportsNoGame: false, displayVersion: "1.0", softwareRendered: true)
         app = try AppHarness(columns: columns, rows: rows, terminalType: terminalType, label: label,
-                             catalog: CoreCatalog(cores: [core]))
+                             catalog: CoreCatalog(cores: [core]), environment: environment)
         app.services.overrides.makeCore = ScriptedCore.maker(script, journal: journal)
         let launch = GameLaunch(rom: rom, system: .nes, title: "Phosphor Test", gameID: fromLibrary ? 1 : nil)
-        try app.start(kittyKeyboard: kittyKeyboard) { try $0.startGame(launch) }
+        try app.start(kittyKeyboard: kittyKeyboard, background: background, answersKeyboard: answersKeyboard) {
+            try $0.startGame(launch)
+        }
     }
 
     var screen: ScreenModel { app.screen }
@@ -92,9 +95,13 @@ final class PlayHarness {
         openPauseMenu(file: file, line: line)
     }
 
-    /// The menus' selection bar is cyan (Theme.dialogSelected: palette 14).
-    private func isSelected(column: Int, row: Int) -> Bool {
-        screen.effectiveColors(column: column, row: row).background == .palette(14)
+    /// The menus' selection bar (Theme.dialogSelected): its background, or reverse video where
+    /// the theme has no colours.
+    func isSelected(column: Int, row: Int) -> Bool {
+        let style = Theme.dialogSelected
+        let cell = screen.cell(column: column, row: row)
+        if style.background < 0 { return cell.isReverse && style.reverse }
+        return screen.effectiveColors(column: column, row: row).background == .palette(Int(style.background))
     }
 
     func openPauseMenu(file: StaticString = #filePath, line: UInt = #line) {

@@ -1,0 +1,31 @@
+extension KeyDecoder {
+    /// The event a finished control string carries: only an OSC 11 reply means something to us.
+    /// `index` is the string's ESC, `bodyEnd` where its terminator starts.
+    static func stringEvent(_ bytes: [UInt8], at index: Int, bodyEnd: Int) -> InputEvent? {
+        guard bytes[index + 1] == UInt8(ascii: "]") else { return nil }
+        let body = String(decoding: bytes[(index + 2)..<bodyEnd], as: UTF8.self)
+        guard body.hasPrefix("11;") else { return nil }
+        return backgroundColor(body.dropFirst(3))
+    }
+
+    /// `rgb:R/G/B` with 1 to 4 hex digits per component (xterm answers with 4, some with 2),
+    /// or `rgba:R/G/B/A` (the alpha ignored). Nil for anything else (a `?` echoed back).
+    static func backgroundColor(_ spec: Substring) -> InputEvent? {
+        let parts: [Substring]
+        if spec.hasPrefix("rgb:") {
+            parts = spec.dropFirst(4).split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count == 3 else { return nil }
+        } else if spec.hasPrefix("rgba:") {
+            parts = Array(spec.dropFirst(5).split(separator: "/", omittingEmptySubsequences: false).prefix(3))
+            guard parts.count == 3 else { return nil }
+        } else {
+            return nil
+        }
+        var components: [Double] = []
+        for part in parts {
+            guard (1...4).contains(part.count), let value = UInt32(part, radix: 16) else { return nil }
+            components.append(Double(value) / Double((1 << (4 * part.count)) - 1))
+        }
+        return .backgroundColor(red: components[0], green: components[1], blue: components[2])
+    }
+}

@@ -1,0 +1,45 @@
+/// What Phosphor must know about the terminal beyond terminfo: whether it runs inside GNU screen
+/// or tmux (which show fewer colours than the terminal outside them, and screen holds a lone Esc
+/// back while mouse reporting is on), or on the Linux console (which prints OSC strings it does
+/// not know). Worked out from the terminal type and the environment; no I/O.
+public struct TerminalQuirks: Sendable, Equatable {
+    public var isGNUScreen: Bool
+    public var isTmux: Bool
+    public var isLinuxConsole: Bool
+
+    /// `terminalName`: the type ncurses drives (`CursesWindow.terminalName`), which is `TERM` for
+    /// the real terminal.
+    public init(terminalName: String, environment: [String: String]) {
+        isTmux = environment["TMUX"] != nil || terminalName.hasPrefix("tmux")
+        // tmux also calls itself "screen" by default: TMUX tells them apart; STY is screen's own.
+        isGNUScreen = environment["STY"] != nil || (terminalName.hasPrefix("screen") && !isTmux)
+        isLinuxConsole = terminalName == "linux"
+    }
+
+    /// The terminal answers OSC 11 (the background-colour query) or ignores it silently.
+    public var mayAskBackground: Bool { !isLinuxConsole }
+
+    /// Mouse reporting makes GNU screen hold a lone Esc back until the next key, so the pause
+    /// menu would not open on Esc: no mouse there (the DS touch screen then needs another terminal).
+    public var wantsMouse: Bool { !isGNUScreen }
+
+    /// Said once at start when a multiplexer cut the colours down (its terminal type has fewer
+    /// than 256); nil otherwise.
+    public func colourAdvice(paletteSize: Int) -> String? {
+        guard paletteSize < 256 else { return nil }
+        if isGNUScreen { return "GNU screen shows \(paletteSize) colours: set `term screen-256color` in ~/.screenrc" }
+        if isTmux { return "tmux shows \(paletteSize) colours: set -g default-terminal tmux-256color in ~/.tmux.conf" }
+        return nil
+    }
+
+    /// The terminal type ncurses should drive: TERM, except that an xterm claiming 8 colours
+    /// while `COLORTERM` promises 24-bit colour (VTE, Konsole and others set it and leave TERM
+    /// at xterm) gets xterm-256color, so menus are not cut down to 8 colours for nothing.
+    public static func cursesTerminalType(environment: [String: String]) -> String? {
+        let term = environment["TERM"] ?? ""
+        let colorTerm = (environment["COLORTERM"] ?? "").lowercased()
+        guard term == "xterm" || term == "xterm-color", colorTerm == "truecolor" || colorTerm == "24bit",
+              environment["STY"] == nil, environment["TMUX"] == nil else { return nil }
+        return "xterm-256color"
+    }
+}
