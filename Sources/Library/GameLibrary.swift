@@ -434,10 +434,10 @@ public final class GameLibrary {
     // MARK: - Playing
 
     /// The file a core should load: the ROM itself, or the archive entry extracted into
-    /// `extractionFolder` (once; later calls reuse the copy).
+    /// `extractionFolder` (once; later calls reuse the copy). The cache is kept to its size cap.
     public func playableFile(for game: Game) throws -> URL {
         guard let entry = game.archiveEntry else { return URL(fileURLWithPath: game.path) }
-        return try ArchiveReader.extract(entry: entry, from: URL(fileURLWithPath: game.path), to: extractionFolder,
-                                         sizeCap: scanner.sizeCap)
+        return try ExtractionCache(folder: extractionFolder)
+            .file(entry: entry, in: URL(fileURLWithPath: game.path), system: game.system, sizeCap: scanner.sizeCap)
     }
 }
