@@ -243,10 +243,11 @@ public final class GameLibrary {
         let knownByPath = Dictionary(known.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
 
         var batchSize = 0
+        var gamesFound = 0
         for (index, item) in candidates.enumerated() {
             let candidate = item.candidate
             progress(ScanProgress(filesSeen: index, totalGuess: candidates.count,
-                                  currentFile: DisplayText.sanitized(candidate.path)))
+                                  currentFile: DisplayText.sanitized(candidate.path), gamesFound: gamesFound))
             if let old = knownByPath[candidate.path], old.size == candidate.size, old.mtime == candidate.modified {
                 report.filesUnchanged += 1
                 continue
@@ -254,6 +255,7 @@ public final class GameLibrary {
             report.filesRead.append(candidate.path)
             let result = scanner.read(candidate)
             report.problems += result.problems
+            gamesFound += result.roms.count
             // A known file that failed to read keeps its games and old stamp (retried next scan).
             if result.couldNotRead && knownByPath[candidate.path] != nil { continue }
             // Writes are batched (one transaction per 64 files read): a commit per file would
@@ -272,7 +274,8 @@ public final class GameLibrary {
             }
         }
         if batchSize > 0 { try database.run("COMMIT") }
-        progress(ScanProgress(filesSeen: candidates.count, totalGuess: candidates.count, currentFile: ""))
+        progress(ScanProgress(filesSeen: candidates.count, totalGuess: candidates.count, currentFile: "",
+                              gamesFound: gamesFound))
 
         // Files that are gone from folders we could scan.
         let scanned = Set(scannedFolderIDs)

@@ -51,6 +51,8 @@ public struct ScanProgress: Sendable, Equatable {
     public let filesSeen: Int
     public let totalGuess: Int
     public let currentFile: String
+    /// ROMs found so far in the files read by this scan (unchanged files are not counted).
+    public var gamesFound = 0
 }
 
 /// Finds ROMs in folders and archives, and reads each one (header + CRC-32). Stateless apart

@@ -77,7 +77,7 @@ final class GameLibraryTests: XCTestCase {
         XCTAssertEqual(try library.problems(), report.problems)
         XCTAssertEqual(report.filesRead.count, 6)   // 4 plain candidates + 2 archives
 
-        XCTAssertEqual(progress.last, ScanProgress(filesSeen: 6, totalGuess: 6, currentFile: ""))
+        XCTAssertEqual(progress.last, ScanProgress(filesSeen: 6, totalGuess: 6, currentFile: "", gamesFound: 7))
         XCTAssertEqual(progress.map(\.filesSeen), Array(0...6))
 
         // Playing an archived game extracts it once into the cache.
