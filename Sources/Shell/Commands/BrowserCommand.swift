@@ -6,8 +6,9 @@ import Terminal
 
 /// `phosphor` (the game browser) and `phosphor add DIR`.
 enum BrowserCommand {
-    static func run(paths: PhosphorPaths) throws -> Int32 {
+    static func run(paths: PhosphorPaths, overrides: AppServices.Overrides = AppServices.Overrides()) throws -> Int32 {
         let services = AppServices(paths: paths)
+        services.overrides = overrides
         let app = try PhosphorApp(services: services)
         app.libraryScreenFactory = {
             do {

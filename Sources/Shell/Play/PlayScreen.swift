@@ -32,7 +32,7 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
                               synchronizedOutput: terminal.synchronizedOutput)
         let skinResult = services.skins.skin(for: session.system)
         skin = skinResult.skin
-        let notices = skinResult.errors.map(\.description) + session.startNotices
+        let notices = (services.takeConfigNotice().map { [$0] } ?? []) + skinResult.errors.map(\.description) + session.startNotices
         if let first = notices.first { session.notify(first, seconds: 6, now: terminal.now) }
         for notice in notices { Log.warning(notice) }  // the screen shows only the first, briefly
     }
