@@ -9,9 +9,7 @@ public enum CoreSelection {
         catalog: CoreCatalog
     ) throws -> CoreInfo {
         if let explicitCore {
-            guard FileManager.default.fileExists(atPath: explicitCore.path) else {
-                throw EmulationError.coreLoadFailed(core: explicitCore.path, reason: "no such file")
-            }
+            try checkExists(explicitCore, for: rom)
             return CoreCatalog.describe(library: explicitCore)
         }
         guard let system else { throw EmulationError.unknownSystem(file: rom.lastPathComponent) }
@@ -19,5 +17,13 @@ public enum CoreSelection {
             throw EmulationError.noCore(system: system.displayName)
         }
         return core
+    }
+
+    /// Throws a one-line `coreNotFound` naming the ROM when `--core` names a missing file (the
+    /// play command asks before it opens the screen).
+    public static func checkExists(_ explicitCore: URL, for rom: URL) throws {
+        guard FileManager.default.fileExists(atPath: explicitCore.path) else {
+            throw EmulationError.coreNotFound(core: explicitCore.path, file: rom.lastPathComponent)
+        }
     }
 }

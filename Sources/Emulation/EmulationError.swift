@@ -7,6 +7,10 @@ public enum EmulationError: Error, CustomStringConvertible, Equatable {
     case coreNeedsHardwareRendering(core: String)
     case noCore(system: String)
     case unknownSystem(file: String)
+    /// `--core` named a file that is not there.
+    case coreNotFound(core: String, file: String)
+    /// Neither the ROM nor the core given with `--core` says which console the game is for.
+    case unknownSystemForCore(file: String, core: String)
     case romUnreadable(file: String, reason: String)
     case gameRejected(core: String, file: String)
     case stateRejected(reason: String)
@@ -19,8 +23,14 @@ public enum EmulationError: Error, CustomStringConvertible, Equatable {
         case let .coreLoadFailed(core, reason): "cannot load core \(core): \(reason)"
         case let .coreNeedsHardwareRendering(core):
             "\(core) needs OpenGL/Vulkan rendering; Phosphor draws in a terminal and runs software-rendered cores only"
-        case let .noCore(system): "no installed libretro core plays \(system) (install one, or pass --core PATH)"
-        case let .unknownSystem(file): "\(file): cannot tell which console this ROM is for (pass --core PATH)"
+        case let .noCore(system):
+            "no installed libretro core plays \(system): install one, or give the path of a core's .so file with --core"
+        case let .unknownSystem(file):
+            "\(file): cannot tell which console this ROM is for; give the path of its core's .so file with --core"
+        case let .coreNotFound(core, file):
+            "cannot play \(file): the core \(core) does not exist; give --core the path of an installed core (phosphor cores lists them)"
+        case let .unknownSystemForCore(file, core):
+            "\(file): cannot tell which console this ROM is for, and \(core) does not say; rename it with its console's extension (.nes, .gba, ...)"
         case let .romUnreadable(file, reason): "\(file): \(reason)"
         case let .gameRejected(core, file): "\(core) refused to load \(file) (corrupt or not a ROM for this core)"
         case let .stateRejected(reason): "save state refused: \(reason)"

@@ -26,6 +26,8 @@ public enum ArchiveError: Error, Equatable, CustomStringConvertible {
     case unsafePath(archive: String, entry: String)
     case encrypted(archive: String, entry: String)
     case tooLarge(archive: String, entry: String, cap: Int)
+    /// Within the reader's cap but larger than any real cartridge of `system` (`RomSizeLimit`).
+    case tooLargeForSystem(archive: String, entry: String, system: String, cap: Int)
     case nestedArchive(archive: String, entry: String)
     case entryNotFound(archive: String, entry: String)
 
@@ -44,6 +46,8 @@ public enum ArchiveError: Error, Equatable, CustomStringConvertible {
             return "\(show(archive)): refused entry \"\(show(entry))\": encrypted (password-protected)"
         case .tooLarge(let archive, let entry, let cap):
             return "\(show(archive)): refused entry \"\(show(entry))\": larger than the \(ArchiveError.describeSize(cap)) limit"
+        case .tooLargeForSystem(let archive, let entry, let system, let cap):
+            return "\(show(archive)): refused entry \"\(show(entry))\": larger than the \(ArchiveError.describeSize(cap)) limit for \(system) games"
         case .nestedArchive(let archive, let entry):
             return "\(show(archive)): ignored entry \"\(show(entry))\": archives inside archives are not opened"
         case .entryNotFound(let archive, let entry):
@@ -99,18 +103,40 @@ public enum ArchiveReader {
         }
     }
 
-    /// Extracts one entry to `folder/<key>/<entry file name>` and returns that file. The key is a
-    /// CRC-32 of the archive path, its size and mtime and the entry path, so a changed archive
-    /// gets a fresh copy and an unchanged one is extracted once. The file is written under a
-    /// temporary name and renamed into place.
+    /// Extracts one entry to `folder/<entry key>-<version>/<entry file name>` and returns that
+    /// file. The entry key is a CRC-32 of the archive path and the entry path; the version one of
+    /// the archive's size and mtime, so a changed archive gets a fresh copy, an unchanged one is
+    /// extracted once, and the copies of older versions of the same entry are deleted (a `touch`
+    /// must not double the cache). The file is written under a temporary name and renamed into place.
     public static func extract(entry entryPath: String, from archive: URL, to folder: URL,
                                sizeCap: Int = defaultSizeCap) throws -> URL {
-        let name = archive.path
         let attributes = try FileManager.default.attributesOfItem(atPath: archive.path)
         let archiveSize = (attributes[.size] as? NSNumber)?.int64Value ?? 0
         let archiveTime = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-        let key = CRC32.checksum(Array("\(archive.path)\0\(archiveSize)\0\(archiveTime)\0\(entryPath)".utf8))
+        let entryKey = String(format: "%08x", CRC32.checksum(Array("\(archive.path)\0\(entryPath)".utf8)))
+        let version = String(format: "%08x", CRC32.checksum(Array("\(archiveSize)\0\(archiveTime)".utf8)))
+        let destinationFolder = folder.appendingPathComponent("\(entryKey)-\(version)", isDirectory: true)
+        let file = try extract(entry: entryPath, from: archive, into: destinationFolder, sizeCap: sizeCap)
+        removeOlderVersions(of: entryKey, in: folder, keeping: destinationFolder.lastPathComponent)
+        return file
+    }
 
+    /// Deletes `folder/<entryKey>-*` except `kept`. Best effort: a copy that cannot be deleted
+    /// now is left to the cache's size cap.
+    private static func removeOlderVersions(of entryKey: String, in folder: URL, keeping kept: String) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+        for name in names where name.hasPrefix(entryKey + "-") && name != kept {
+            do {
+                try FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+            } catch {
+                Log.warning("extraction cache: cannot remove \(name): \(ErrorText.line(error))")
+            }
+        }
+    }
+
+    private static func extract(entry entryPath: String, from archive: URL, into destinationFolder: URL,
+                                sizeCap: Int) throws -> URL {
+        let name = archive.path
         let session = try ArchiveSession(url: archive)
         while let found = try session.nextEntry() {
             guard found.isRegularFile, found.entry.path == entryPath else { continue }
@@ -119,7 +145,6 @@ public enum ArchiveReader {
             guard !baseName.isEmpty, baseName != ".", baseName != ".." else {
                 throw ArchiveError.unsafePath(archive: name, entry: entryPath)
             }
-            let destinationFolder = folder.appendingPathComponent(String(format: "%08x", key), isDirectory: true)
             let destination = destinationFolder.appendingPathComponent(baseName)
             // Defence in depth: the final path must sit directly inside the cache folder we chose.
             guard destination.deletingLastPathComponent().standardizedFileURL.path

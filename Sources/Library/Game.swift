@@ -60,6 +60,8 @@ public struct LibraryFolder: Sendable, Equatable {
 public enum GameLibraryError: Error, Equatable, CustomStringConvertible {
     case newerSchema(database: String, version: Int, supported: Int)
     case notADirectory(String)
+    /// The file is an SQLite database of another program (tables Phosphor did not make).
+    case foreignDatabase(database: String, reason: String)
 
     public var description: String {
         switch self {
@@ -68,6 +70,8 @@ public enum GameLibraryError: Error, Equatable, CustomStringConvertible {
                 + "this one knows \(supported)); left untouched"
         case .notADirectory(let path):
             "\(DisplayText.sanitized(path)): not a folder"
+        case .foreignDatabase(let database, let reason):
+            "\(DisplayText.sanitized(database)): not a Phosphor library (\(DisplayText.sanitized(reason)))"
         }
     }
 }

@@ -11,6 +11,7 @@ import PhosphorKit
 ///
 /// A damaged database file is never deleted: it is renamed to
 /// `<name>.corrupt-<yyyyMMdd-HHmmss>` and a fresh library is created; `recoveryNote` says so.
+/// Another program's SQLite file (tables of other shapes) is moved to `<name>.foreign-<…>` likewise.
 public final class GameLibrary {
     /// Bump with a migration step in `migrate()` whenever the schema changes.
     public static let schemaVersion = 1
@@ -45,6 +46,15 @@ public final class GameLibrary {
         } catch let error as SQLiteError where error.isCorruption {
             let movedTo = try GameLibrary.moveAside(url)
             let note = "\(DisplayText.sanitized(url.lastPathComponent)): damaged (\(error.message)); "
+                + "moved to \(DisplayText.sanitized(movedTo.lastPathComponent)) and started a fresh library"
+            Log.warning(note)
+            recoveryNote = note
+            database = try GameLibrary.openAndMigrate(url)
+        } catch GameLibraryError.foreignDatabase(_, let reason) {
+            // Another program's database: migrating it would mix our tables into theirs (and
+            // then fail on a table of the same name), so it is kept whole and set aside.
+            let movedTo = try GameLibrary.moveAside(url, label: "foreign")
+            let note = "\(DisplayText.sanitized(url.lastPathComponent)): not a Phosphor library (\(reason)); "
                 + "moved to \(DisplayText.sanitized(movedTo.lastPathComponent)) and started a fresh library"
             Log.warning(note)
             recoveryNote = note
@@ -90,6 +100,9 @@ public final class GameLibrary {
             }
             return database
         }
+        // Before anything is written (even the journal mode, which lives in the file's header).
+        let version = Int(try database.query("PRAGMA user_version") { $0.integer(0) }.first ?? 0)
+        if version <= schemaVersion { try checkSchema(database, version: version, at: url) }
         if access == .readWrite {
             let mode = try database.query("PRAGMA journal_mode=WAL") { $0.text(0) }.first ?? ""
             if mode.lowercased() != "wal" { Log.warning("\(url.lastPathComponent): journal mode is \(mode), not WAL") }
@@ -154,17 +167,50 @@ public final class GameLibrary {
         }
     }
 
-    /// Renames the database (and its -wal/-shm companions) to `<name>.corrupt-<timestamp>`.
-    private static func moveAside(_ url: URL) throws -> URL {
+    /// The columns each table of schema 1 must have (more are tolerated, fewer are not).
+    private static let expectedColumns: [String: Set<String>] = [
+        "folder": ["id", "path"],
+        "file": ["id", "folder_id", "path", "size", "mtime", "problems"],
+        "game": ["id", "file_id", "system", "path", "archive_entry", "title", "search_key", "size", "crc32",
+                 "last_played", "play_time", "play_count", "favourite"],
+    ]
+
+    /// Throws `foreignDatabase` for a file Phosphor did not make, before anything is written:
+    /// tables in a file without a schema version, or a table of ours with other columns.
+    private static func checkSchema(_ database: SQLiteDatabase, version: Int, at url: URL) throws {
+        let tables = try database.query(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name") { $0.text(0) }
+        if version == 0 {
+            guard tables.isEmpty else {
+                let shown = tables.prefix(3).joined(separator: ", ") + (tables.count > 3 ? ", …" : "")
+                throw GameLibraryError.foreignDatabase(database: url.path, reason: "it holds tables \(shown) and no library version")
+            }
+            return
+        }
+        for (table, expected) in expectedColumns.sorted(by: { $0.key < $1.key }) {
+            guard tables.contains(table) else {
+                throw GameLibraryError.foreignDatabase(database: url.path, reason: "it has no \(table) table")
+            }
+            let columns = Set(try database.query("PRAGMA table_info(\(table))") { $0.text(1) })
+            let missing = expected.subtracting(columns)
+            guard missing.isEmpty else {
+                throw GameLibraryError.foreignDatabase(
+                    database: url.path, reason: "its \(table) table has another shape: no \(missing.sorted().joined(separator: ", "))")
+            }
+        }
+    }
+
+    /// Renames the database (and its -wal/-shm companions) to `<name>.<label>-<timestamp>`.
+    private static func moveAside(_ url: URL, label: String = "corrupt") throws -> URL {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyyMMdd-HHmmss"
-        var destination = URL(fileURLWithPath: url.path + ".corrupt-" + formatter.string(from: Date()))
+        var destination = URL(fileURLWithPath: url.path + ".\(label)-" + formatter.string(from: Date()))
         var counter = 1
         while FileManager.default.fileExists(atPath: destination.path) {
             counter += 1
-            destination = URL(fileURLWithPath: url.path + ".corrupt-" + formatter.string(from: Date()) + "-\(counter)")
+            destination = URL(fileURLWithPath: url.path + ".\(label)-" + formatter.string(from: Date()) + "-\(counter)")
         }
         try systemCall("rename(\(url.lastPathComponent))") { rename(url.path, destination.path) }
         for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: url.path + suffix) {
@@ -243,10 +289,11 @@ public final class GameLibrary {
         let knownByPath = Dictionary(known.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
 
         var batchSize = 0
+        var gamesFound = 0
         for (index, item) in candidates.enumerated() {
             let candidate = item.candidate
             progress(ScanProgress(filesSeen: index, totalGuess: candidates.count,
-                                  currentFile: DisplayText.sanitized(candidate.path)))
+                                  currentFile: DisplayText.sanitized(candidate.path), gamesFound: gamesFound))
             if let old = knownByPath[candidate.path], old.size == candidate.size, old.mtime == candidate.modified {
                 report.filesUnchanged += 1
                 continue
@@ -254,6 +301,7 @@ public final class GameLibrary {
             report.filesRead.append(candidate.path)
             let result = scanner.read(candidate)
             report.problems += result.problems
+            gamesFound += result.roms.count
             // A known file that failed to read keeps its games and old stamp (retried next scan).
             if result.couldNotRead && knownByPath[candidate.path] != nil { continue }
             // Writes are batched (one transaction per 64 files read): a commit per file would
@@ -272,7 +320,8 @@ public final class GameLibrary {
             }
         }
         if batchSize > 0 { try database.run("COMMIT") }
-        progress(ScanProgress(filesSeen: candidates.count, totalGuess: candidates.count, currentFile: ""))
+        progress(ScanProgress(filesSeen: candidates.count, totalGuess: candidates.count, currentFile: "",
+                              gamesFound: gamesFound))
 
         // Files that are gone from folders we could scan.
         let scanned = Set(scannedFolderIDs)
@@ -434,10 +483,10 @@ public final class GameLibrary {
     // MARK: - Playing
 
     /// The file a core should load: the ROM itself, or the archive entry extracted into
-    /// `extractionFolder` (once; later calls reuse the copy).
+    /// `extractionFolder` (once; later calls reuse the copy). The cache is kept to its size cap.
     public func playableFile(for game: Game) throws -> URL {
         guard let entry = game.archiveEntry else { return URL(fileURLWithPath: game.path) }
-        return try ArchiveReader.extract(entry: entry, from: URL(fileURLWithPath: game.path), to: extractionFolder,
-                                         sizeCap: scanner.sizeCap)
+        return try ExtractionCache(folder: extractionFolder)
+            .file(entry: entry, in: URL(fileURLWithPath: game.path), system: game.system, sizeCap: scanner.sizeCap)
     }
 }

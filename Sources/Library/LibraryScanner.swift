@@ -51,6 +51,8 @@ public struct ScanProgress: Sendable, Equatable {
     public let filesSeen: Int
     public let totalGuess: Int
     public let currentFile: String
+    /// ROMs found so far in the files read by this scan (unchanged files are not counted).
+    public var gamesFound = 0
 }
 
 /// Finds ROMs in folders and archives, and reads each one (header + CRC-32). Stateless apart
@@ -170,8 +172,21 @@ public struct LibraryScanner: Sendable {
                 guard LibraryScanner.isCandidate(fileName: entryName) else { continue }
                 do {
                     try ArchiveReader.validate(entry, in: url, sizeCap: sizeCap)
+                    // A declared size past what the extension's system allows is refused unread.
+                    if let guessed = GameSystem.guess(fromExtension: entry.fileExtension), let size = entry.size,
+                       size > RomSizeLimit.bytes(for: guessed) {
+                        throw ArchiveError.tooLargeForSystem(archive: url.path, entry: entry.path,
+                                                             system: guessed.displayName, cap: RomSizeLimit.bytes(for: guessed))
+                    }
                     let digest = try RomDigest.make(fileName: entryName, declaredSize: entry.size) { buffer in
                         try session.readBlock(into: buffer, entry: entry, sizeCap: sizeCap)
+                    }
+                    // The system is known only now; a game too big for it is refused at scan
+                    // time rather than when it is first played.
+                    let systemCap = RomSizeLimit.bytes(for: digest.info.system)
+                    if digest.size > systemCap {
+                        throw ArchiveError.tooLargeForSystem(archive: url.path, entry: entry.path,
+                                                             system: digest.info.system.displayName, cap: systemCap)
                     }
                     roms.append(ScannedRom(system: digest.info.system,
                                            title: digest.info.title ?? LibraryScanner.title(fromFileName: entryName),

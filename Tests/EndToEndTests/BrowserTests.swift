@@ -149,6 +149,45 @@ final class BrowserTests: XCTestCase {
         XCTAssertEqual(try tmux.waitForExit(), 0)
     }
 
+    func testAddEndsWithTheSkippedFilesAndWhyWithoutAProgressLineWhenNotATerminal() throws {
+        let folder = phosphor.home.appendingPathComponent("mixed")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data(contentsOf: PhosphorProcess.rom("nes/phosphor-test.nes")).write(to: folder.appendingPathComponent("good.nes"))
+        for name in ["broken-a.nes", "broken-b.nes"] {
+            try Data(repeating: 7, count: 4096).write(to: folder.appendingPathComponent(name))
+        }
+        let added = try phosphor.run(["add", folder.path], environment: environment)
+        XCTAssertEqual(added.status, 0, added.standardError)
+        XCTAssertEqual(added.standardOutput, """
+            added \(folder.path): 1 game
+            skipped 2 files:
+              \(folder.path)/broken-a.nes: not an NES ROM: no iNES header
+              \(folder.path)/broken-b.nes: not an NES ROM: no iNES header
+
+            """)
+        // Adding again reads nothing new, but the same files are still skipped.
+        XCTAssertEqual(try phosphor.run(["add", folder.path], environment: environment).standardOutput, added.standardOutput)
+    }
+
+    func testAddWithManySkippedFilesGivesTheCountAndPutsTheListInTheLog() throws {
+        let folder = phosphor.home.appendingPathComponent("broken")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for index in 0..<25 {
+            try Data(repeating: 7, count: 4096).write(to: folder.appendingPathComponent("broken-\(index).nes"))
+        }
+        let added = try phosphor.run(["add", folder.path], environment: environment)
+        XCTAssertEqual(added.status, 0, added.standardError)
+        let lines = added.standardOutput.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, 2, added.standardOutput)
+        XCTAssertEqual(lines.first, "added \(folder.path): 0 games")
+        let logPath = try XCTUnwrap(lines.last?.components(separatedBy: "; the list is in ").last)
+        XCTAssertEqual(lines.last, "skipped 25 files; the list is in \(logPath)")
+        let log = try String(contentsOfFile: logPath, encoding: .utf8)
+        for index in 0..<25 {
+            XCTAssertTrue(log.contains("add: skipped \(folder.path)/broken-\(index).nes: not an NES ROM"), "broken-\(index)")
+        }
+    }
+
     func testAddRefusesAMissingFolderWithOneLine() throws {
         let outcome = try phosphor.run(["add", "/nonexistent"], environment: environment)
         XCTAssertEqual(outcome.status, 1)

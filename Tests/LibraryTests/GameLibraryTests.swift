@@ -77,7 +77,7 @@ final class GameLibraryTests: XCTestCase {
         XCTAssertEqual(try library.problems(), report.problems)
         XCTAssertEqual(report.filesRead.count, 6)   // 4 plain candidates + 2 archives
 
-        XCTAssertEqual(progress.last, ScanProgress(filesSeen: 6, totalGuess: 6, currentFile: ""))
+        XCTAssertEqual(progress.last, ScanProgress(filesSeen: 6, totalGuess: 6, currentFile: "", gamesFound: 7))
         XCTAssertEqual(progress.map(\.filesSeen), Array(0...6))
 
         // Playing an archived game extracts it once into the cache.
@@ -317,6 +317,49 @@ final class GameLibraryTests: XCTestCase {
         try library.addFolder(roms)
         XCTAssertEqual(try library.scan().gamesAdded, 1)
         XCTAssertNil(try openLibrary().recoveryNote)
+    }
+
+    func testForeignDatabaseWithAGameTableOfAnotherShapeIsMovedAsideUntouched() throws {
+        let databaseURL = folder.url.appendingPathComponent("data/library.sqlite")
+        try FileManager.default.createDirectory(at: databaseURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+        do {
+            let other = try SQLiteDatabase(path: databaseURL.path, access: .readWrite)
+            try other.run("CREATE TABLE game (name TEXT, score INTEGER)")
+            try other.run("INSERT INTO game VALUES ('chess', 3)")
+        }
+        let original = try Data(contentsOf: databaseURL)
+
+        let library = try openLibrary()
+        let note = try XCTUnwrap(library.recoveryNote)
+        XCTAssertTrue(note.hasPrefix("library.sqlite: not a Phosphor library (it holds tables game and no library version); "
+                                     + "moved to library.sqlite.foreign-"), note)
+        XCTAssertTrue(note.hasSuffix(" and started a fresh library"), note)
+        XCTAssertFalse(note.contains("\n"))
+        let moved = try FileManager.default.contentsOfDirectory(atPath: databaseURL.deletingLastPathComponent().path)
+            .filter { $0.hasPrefix("library.sqlite.foreign-") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }
+        XCTAssertEqual(moved.count, 1)
+        // The other program's file is kept byte for byte (not even switched to WAL).
+        XCTAssertEqual(try Data(contentsOf: databaseURL.deletingLastPathComponent().appendingPathComponent(moved[0])), original)
+        try folder.write("roms/a.nes", TestRom.nes())
+        try library.addFolder(roms)
+        XCTAssertEqual(try library.scan().gamesAdded, 1)
+        XCTAssertNil(try openLibrary().recoveryNote)
+    }
+
+    func testDatabaseAtOurVersionWithAGameTableOfAnotherShapeIsForeignToo() throws {
+        let databaseURL = folder.url.appendingPathComponent("data/library.sqlite")
+        try FileManager.default.createDirectory(at: databaseURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+        do {
+            let other = try SQLiteDatabase(path: databaseURL.path, access: .readWrite)
+            try other.run("CREATE TABLE folder (id INTEGER PRIMARY KEY, path TEXT)")
+            try other.run("CREATE TABLE file (id INTEGER PRIMARY KEY, folder_id INTEGER, path TEXT, size INTEGER, mtime REAL, problems TEXT)")
+            try other.run("CREATE TABLE game (id INTEGER PRIMARY KEY, title TEXT)")
+            try other.run("PRAGMA user_version = 1")
+        }
+        let library = try openLibrary()
+        let note = try XCTUnwrap(library.recoveryNote)
+        XCTAssertTrue(note.hasPrefix("library.sqlite: not a Phosphor library (its game table has another shape: no archive_entry, "), note)
+        XCTAssertEqual(try library.games(), [])
     }
 
     func testDamagedPagesAreDetectedToo() throws {

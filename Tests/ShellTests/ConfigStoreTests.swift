@@ -176,6 +176,17 @@ final class ConfigStoreTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: file).count, ConfigStore.maximumFileSize + 2)
     }
 
+    func testFIFOIsRefusedAsNotARegularFileWithoutBlocking() throws {
+        let folder = try TemporaryFolder("config-fifo")
+        defer { folder.remove() }
+        let file = folder.file("config.json")
+        XCTAssertEqual(mkfifo(file.path, 0o600), 0, String(cString: strerror(errno)))
+        // Reading a FIFO with no writer would block forever; the store must not open it.
+        let store = ConfigStore.load(from: file)
+        XCTAssertEqual(store.loadError?.description, "\(file.path): is not a regular file")
+        XCTAssertFalse(store.canSave)
+    }
+
     func testEncodedDefaultsDecodeToDefaults() throws {
         let bytes = try ConfigStore.encoded(PhosphorConfig.defaults)
         let (config, warnings) = try ConfigStore.decode([UInt8](bytes), file: URL(fileURLWithPath: "/x/config.json"))

@@ -35,6 +35,18 @@ final class AppServices {
         skins = SkinLoader(paths: paths)
     }
 
+    /// Whether the broken-config line was shown already (the first screen shows it, once).
+    private var configNoticeShown = false
+
+    /// The one line about a `config.json` that could not be used (naming the file and line), the
+    /// first time it is asked for; nil after that or when the file was fine. A broken file was
+    /// only logged before, so the user never learnt why their settings were ignored.
+    func takeConfigNotice() -> String? {
+        guard !configNoticeShown, let error = configStore.loadError else { return nil }
+        configNoticeShown = true
+        return "\(error); using default settings"
+    }
+
     var config: PhosphorConfig { configStore.config }
     /// The configuration as read: an unchanged one is not written back (the user's file, with
     /// keys this version doesn't know, stays exactly as it is).

@@ -58,6 +58,7 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
         if let failure = Log.shared.openFailure, status == nil {
             status = ("the log cannot be written (\(failure)): it is kept in memory", true)
         }
+        if status == nil, let note = services.takeConfigNotice() { status = (note, true) }
         if let bundledRoms {
             do { try library.addFolder(bundledRoms) } catch { status = (ErrorText.line(error), true) }
         }

@@ -6,8 +6,9 @@ import Terminal
 
 /// `phosphor` (the game browser) and `phosphor add DIR`.
 enum BrowserCommand {
-    static func run(paths: PhosphorPaths) throws -> Int32 {
+    static func run(paths: PhosphorPaths, overrides: AppServices.Overrides = AppServices.Overrides()) throws -> Int32 {
         let services = AppServices(paths: paths)
+        services.overrides = overrides
         let app = try PhosphorApp(services: services)
         app.libraryScreenFactory = {
             do {
@@ -22,7 +23,9 @@ enum BrowserCommand {
         return status
     }
 
-    /// Adds a folder to the library, scans it, and prints one line: how many games it holds.
+    /// Adds a folder to the library, scans it, and prints how many games it holds and which files
+    /// were skipped and why. On a terminal a progress line is shown meanwhile (a big folder takes
+    /// minutes); when stdout is a file or pipe, only the summary.
     static func add(_ arguments: [String], paths: PhosphorPaths) throws -> Int32 {
         let parsed = try CommandLineArguments(arguments, valueOptions: [], flagOptions: [])
         guard parsed.positionals.count == 1 else {
@@ -33,10 +36,18 @@ enum BrowserCommand {
         let library = try GameLibrary(url: paths.database)
         if let note = library.recoveryNote { PhosphorCommand.printError(note) }
         let folder = try library.addFolder(url)
-        try library.scan()
+        // Written unbuffered, and always before the first buffered `print` below.
+        let progressLine = isatty(STDOUT_FILENO) == 1
+            ? ScanProgressLine(write: { FileHandle.standardOutput.write(Data($0.utf8)) }) : nil
+        let report = try library.scan { progressLine?.update($0) }
+        progressLine?.finish()
         let prefix = folder.url.path.hasSuffix("/") ? folder.url.path : folder.url.path + "/"
         let count = try library.games().filter { $0.path.hasPrefix(prefix) }.count
         print("added \(DisplayText.sanitized(folder.url.path)): \(count) \(count == 1 ? "game" : "games")")
+        let skipped = SkippedFilesSummary(scanProblems: report.problems, stored: (try? library.problems()) ?? [],
+                                          folderPath: folder.url.path)
+        skipped.log()
+        for line in skipped.lines(logFile: paths.logFile.path) { print(line) }
         return 0
     }
 }

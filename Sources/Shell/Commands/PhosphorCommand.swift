@@ -33,7 +33,7 @@ public enum PhosphorCommand {
                 return 0
             default:
                 if first.hasPrefix("--") || FileManager.default.fileExists(atPath: first) {
-                    return try PlayCommand.run(arguments, paths: paths)
+                    return try PlayCommand.run(arguments, paths: paths, browserWithoutROM: true)
                 }
                 throw CommandLineArguments.UsageError(description: "unknown command '\(first)' (see phosphor --help)")
             }

@@ -1,28 +1,53 @@
+import Emulation
 import Foundation
 import PhosphorKit
 
 /// `phosphor play [options] ROM` (or just `phosphor ROM`): a game straight in the terminal,
-/// full-window. With `--frames N` it exits cleanly after N emulated frames.
+/// full-window. With `--frames N` it exits cleanly after N emulated frames. `phosphor` with
+/// options but no ROM (`phosphor --no-audio`) opens the browser with those options.
 enum PlayCommand {
-    static func run(_ arguments: [String], paths: PhosphorPaths) throws -> Int32 {
+    /// What the arguments ask for, decided before the terminal is touched.
+    enum Request {
+        case browser(AppServices.Overrides)
+        case play(GameLaunch, AppServices.Overrides)
+    }
+
+    /// Parses and checks the arguments: every mistake (a bad option, a missing ROM or core) is
+    /// one line here, not a flash of the game screen. `browserWithoutROM`: no ROM means the
+    /// browser (plain `phosphor --option`), else it is a usage error (`phosphor play`).
+    static func request(_ arguments: [String], browserWithoutROM: Bool) throws -> Request {
         let parsed = try CommandLineArguments(
             arguments, valueOptions: ["frames", "color", "core", "audio-device"], flagOptions: ["no-audio"])
-        guard parsed.positionals.count == 1 else {
-            throw CommandLineArguments.UsageError(description: "play needs exactly one ROM")
-        }
         if let color = parsed.options["color"], !["24bit", "truecolor", "256", "16"].contains(color) {
             throw CommandLineArguments.UsageError(description: "--color takes 24bit, 256 or 16, not '\(color)'")
         }
+        var overrides = AppServices.Overrides()
+        overrides.colorMode = parsed.options["color"]
+        overrides.noAudio = parsed.flags.contains("no-audio")
+        overrides.audioDevice = parsed.options["audio-device"]
+        overrides.frameLimit = try parsed.integer("frames").map(UInt64.init)
+        if parsed.positionals.isEmpty && browserWithoutROM { return .browser(overrides) }
+        guard parsed.positionals.count == 1 else {
+            throw CommandLineArguments.UsageError(description: "play needs exactly one ROM")
+        }
         let rom = URL(fileURLWithPath: parsed.positionals[0])
-        let system = try RomCheck.inspect(rom)  // a clear error before the screen is touched
-        let services = AppServices(paths: paths)
-        services.overrides.colorMode = parsed.options["color"]
-        services.overrides.noAudio = parsed.flags.contains("no-audio")
-        services.overrides.audioDevice = parsed.options["audio-device"]
-        services.overrides.frameLimit = try parsed.integer("frames").map(UInt64.init)
+        let system = try RomCheck.inspect(rom)
+        let explicitCore = parsed.options["core"].map { URL(fileURLWithPath: $0) }
+        if let explicitCore { try CoreSelection.checkExists(explicitCore, for: rom) }
         let launch = GameLaunch(rom: rom, system: system, title: rom.deletingPathExtension().lastPathComponent,
-                                gameID: nil, explicitCore: parsed.options["core"].map { URL(fileURLWithPath: $0) })
-        return try runApp(services: services) { app in try app.startGame(launch) }
+                                gameID: nil, explicitCore: explicitCore)
+        return .play(launch, overrides)
+    }
+
+    static func run(_ arguments: [String], paths: PhosphorPaths, browserWithoutROM: Bool = false) throws -> Int32 {
+        switch try request(arguments, browserWithoutROM: browserWithoutROM) {
+        case .browser(let overrides):
+            return try BrowserCommand.run(paths: paths, overrides: overrides)
+        case .play(let launch, let overrides):
+            let services = AppServices(paths: paths)
+            services.overrides = overrides
+            return try runApp(services: services) { app in try app.startGame(launch) }
+        }
     }
 
     /// Opens the terminal, runs the app, and reports a fatal error after the terminal is back.

@@ -144,6 +144,12 @@ func readUserFile(_ file: URL, maximumSize: Int) -> UserFileContents {
     var isFolder: ObjCBool = false
     guard manager.fileExists(atPath: file.path, isDirectory: &isFolder) else { return .missing }
     if isFolder.boolValue { return .failed(UserFileError(file: file, problem: "is a folder, not a file")) }
+    // A FIFO or device would block the read or fail with a misleading reason: refuse it unopened
+    // (stat follows a symbolic link, so a link to a regular file is fine).
+    var status = stat()
+    if stat(file.path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
+        return .failed(UserFileError(file: file, problem: "is not a regular file"))
+    }
     do {
         let attributes = try manager.attributesOfItem(atPath: file.path)
         let size = (attributes[.size] as? NSNumber)?.intValue ?? 0

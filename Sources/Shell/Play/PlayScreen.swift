@@ -32,7 +32,8 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
                               synchronizedOutput: terminal.synchronizedOutput)
         let skinResult = services.skins.skin(for: session.system)
         skin = skinResult.skin
-        let notices = skinResult.errors.map(\.description) + session.startNotices
+        let notices = (services.takeConfigNotice().map { [$0] } ?? []) + skinResult.errors.map(\.description)
+            + session.startNotices
         session.queueNotices(notices, seconds: 6, now: terminal.now)  // each in turn, 6 s apiece
         for notice in notices { Log.warning(notice) }
     }

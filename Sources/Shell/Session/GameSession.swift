@@ -67,7 +67,11 @@ final class GameSession {
         let config = services.config
         let setup = try GameSetup(rom: launch.rom, system: launch.system, explicitCore: launch.explicitCore,
                                   config: config, catalog: services.catalog, paths: services.paths)
-        guard let system = setup.system else { throw EmulationError.unknownSystem(file: launch.rom.lastPathComponent) }
+        guard let system = setup.system else {
+            let file = launch.rom.lastPathComponent
+            throw launch.explicitCore.map { EmulationError.unknownSystemForCore(file: file, core: $0.lastPathComponent) }
+                ?? EmulationError.unknownSystem(file: file)
+        }
         self.system = system
         core = setup.core
         gameKey = setup.gameKey
