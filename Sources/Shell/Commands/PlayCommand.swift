@@ -3,8 +3,10 @@ import Foundation
 import PhosphorKit
 
 /// `phosphor play [options] ROM` (or just `phosphor ROM`): a game straight in the terminal,
-/// full-window. With `--frames N` it exits cleanly after N emulated frames. `phosphor` with
-/// options but no ROM (`phosphor --no-audio`) opens the browser with those options.
+/// full-window. With `--frames N` it exits cleanly after N emulated frames; with `--continue` it
+/// starts from the game's automatic state, as the browser's Continue row does (and, like it, from
+/// the battery save when the last session did not end cleanly). `phosphor` with options but no
+/// ROM (`phosphor --no-audio`) opens the browser with those options.
 enum PlayCommand {
     /// What the arguments ask for, decided before the terminal is touched.
     enum Request {
@@ -17,7 +19,7 @@ enum PlayCommand {
     /// browser (plain `phosphor --option`), else it is a usage error (`phosphor play`).
     static func request(_ arguments: [String], browserWithoutROM: Bool) throws -> Request {
         let parsed = try CommandLineArguments(
-            arguments, valueOptions: ["frames", "color", "core", "audio-device"], flagOptions: ["no-audio"])
+            arguments, valueOptions: ["frames", "color", "core", "audio-device"], flagOptions: ["no-audio", "continue"])
         if let color = parsed.options["color"], !["24bit", "truecolor", "256", "16"].contains(color) {
             throw CommandLineArguments.UsageError(description: "--color takes 24bit, 256 or 16, not '\(color)'")
         }
@@ -26,7 +28,12 @@ enum PlayCommand {
         overrides.noAudio = parsed.flags.contains("no-audio")
         overrides.audioDevice = parsed.options["audio-device"]
         overrides.frameLimit = try parsed.integer("frames").map(UInt64.init)
-        if parsed.positionals.isEmpty && browserWithoutROM { return .browser(overrides) }
+        let resume = parsed.flags.contains("continue")
+        if parsed.positionals.isEmpty && browserWithoutROM {
+            // The browser has its own Continue row; the option is about one game.
+            if resume { throw CommandLineArguments.UsageError(description: "--continue needs a ROM (phosphor play --continue ROM)") }
+            return .browser(overrides)
+        }
         guard parsed.positionals.count == 1 else {
             throw CommandLineArguments.UsageError(description: "play needs exactly one ROM")
         }
@@ -35,7 +42,7 @@ enum PlayCommand {
         let explicitCore = parsed.options["core"].map { URL(fileURLWithPath: $0) }
         if let explicitCore { try CoreSelection.checkExists(explicitCore, for: rom) }
         let launch = GameLaunch(rom: rom, system: system, title: rom.deletingPathExtension().lastPathComponent,
-                                gameID: nil, explicitCore: explicitCore)
+                                gameID: nil, resume: resume, explicitCore: explicitCore)
         return .play(launch, overrides)
     }
 

@@ -14,10 +14,20 @@ extension GameSession {
             if !quiet { notify("saved \(slot)", now: now) }
             return nil
         } catch {
-            notify("\(error)", seconds: 5, now: now)
-            Log.error("\(error)")
-            return "\(error)"
+            return report(error, doing: "saving \(slot)", now: now)
         }
+    }
+
+    /// A failed state operation: the raw error (domains, codes, C calls) goes to the log, the
+    /// player sees one plain line (`ErrorText.line`) on the status bar, and the same line is
+    /// returned for the menu that asked.
+    @discardableResult
+    private func report(_ error: Error, doing what: String, notify shown: Bool = true,
+                        now: ContinuousClock.Instant) -> String {
+        Log.error("\(what): \(error)")
+        let line = ErrorText.line(error)
+        if shown { notify(line, seconds: 5, now: now) }
+        return line
     }
 
     /// The automatic state on quit. The battery save is written in the same core-thread job, just
@@ -62,9 +72,7 @@ extension GameSession {
             if !quiet { notify("loaded \(slot)", now: now) }
             return nil
         } catch {
-            if !quiet || !"\(error)".contains("empty") { notify("\(error)", seconds: 5, now: now) }
-            Log.error("\(error)")
-            return "\(error)"
+            return report(error, doing: "loading \(slot)", notify: !quiet || !"\(error)".contains("empty"), now: now)
         }
     }
 
@@ -76,8 +84,7 @@ extension GameSession {
             notify("undid the last load", now: now)
             return nil
         } catch {
-            notify("\(error)", seconds: 5, now: now)
-            return "\(error)"
+            return report(error, doing: "undoing the last load", now: now)
         }
     }
 
@@ -91,8 +98,9 @@ extension GameSession {
             notify("screenshot \(file.lastPathComponent)", now: now)
             return nil
         } catch {
-            notify("screenshot failed: \(error)", seconds: 5, now: now)
-            return "screenshot failed: \(error)"
+            let line = "screenshot failed: " + report(error, doing: "screenshot", notify: false, now: now)
+            notify(line, seconds: 5, now: now)
+            return line
         }
     }
 

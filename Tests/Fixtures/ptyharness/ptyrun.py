@@ -9,6 +9,8 @@ the final state of the DEC private modes seen in the output, the kitty stack, an
 
 Steps: {"wait": TEXT, "timeout": S}   wait until TEXT appears in output after the last match
        {"sleep": S}                    keep reading output for S seconds
+       {"wait_file": PATH, "offset": N, "hex": HEX, "timeout": S}
+                                       wait until the file's bytes at N are HEX (polled while reading output)
        {"send": TEXT} / {"send_hex": HEX}  type bytes
        {"signal": "TERM"}              signal the child
        {"resize": [ROWS, COLS]}        set the window size (the kernel sends SIGWINCH)
@@ -114,6 +116,21 @@ for step in plan:
             if time.monotonic() > deadline or child.poll() is not None and not pump(0.05):
                 failure = "timed out waiting for %r" % step["wait"]; break
             pump(0.05)
+        timings.append(round(time.monotonic() - started, 3))
+        if failure: break
+    elif "wait_file" in step:
+        wanted = bytes.fromhex(step["hex"]); offset = step.get("offset", 0)
+        deadline = started + step.get("timeout", 10)
+        def file_matches():
+            try:
+                with open(step["wait_file"], "rb") as f:
+                    f.seek(offset); return f.read(len(wanted)) == wanted
+            except OSError:
+                return False
+        while not file_matches():
+            if time.monotonic() > deadline or child.poll() is not None:
+                failure = "timed out waiting for %s to hold %s at %d" % (step["wait_file"], step["hex"], offset); break
+            pump(0.01)
         timings.append(round(time.monotonic() - started, 3))
         if failure: break
     elif "sleep" in step:

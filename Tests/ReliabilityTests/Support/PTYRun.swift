@@ -24,6 +24,8 @@ struct PTYRun {
     enum Step {
         case wait(String, timeout: Double = 10)
         case sleep(Double)
+        /// Until the file holds `bytes` at `offset` (polled every 10 ms).
+        case waitFile(String, offset: Int, bytes: [UInt8], timeout: Double = 10)
         case send(String)
         case sendHex(String)
         case signal(String)
@@ -36,6 +38,8 @@ struct PTYRun {
             switch self {
             case .wait(let text, let timeout): ["wait": text, "timeout": timeout]
             case .sleep(let seconds): ["sleep": seconds]
+            case .waitFile(let path, let offset, let bytes, let timeout):
+                ["wait_file": path, "offset": offset, "hex": bytes.map { String(format: "%02x", $0) }.joined(), "timeout": timeout]
             case .send(let text): ["send": text]
             case .sendHex(let hex): ["send_hex": hex]
             case .signal(let name): ["signal": name]

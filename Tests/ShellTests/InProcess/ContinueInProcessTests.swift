@@ -121,4 +121,27 @@ final class ContinueInProcessTests: XCTestCase {
         print("continue kill trials: \(trials), outcomes: \(outcomes)")
         XCTAssertGreaterThan(outcomes["auto state skipped", default: 0], 0)
     }
+
+    /// `phosphor play --continue ROM` and `phosphor --continue ROM` ask for what the browser's
+    /// Continue row does (`GameLaunch.resume`); without it a ROM starts from power-on; the option
+    /// without a ROM is one usage line, not the browser.
+    func testContinueOptionResumesTheGameOnTheCommandLine() throws {
+        for (arguments, browserWithoutROM) in [(["--continue", "--no-audio", rom.path], false),
+                                               (["--no-audio", "--continue", rom.path], true)] {
+            guard case .play(let launch, let overrides) = try PlayCommand.request(arguments, browserWithoutROM: browserWithoutROM) else {
+                return XCTFail("\(arguments) did not ask to play")
+            }
+            XCTAssertTrue(launch.resume, "\(arguments)")
+            XCTAssertTrue(overrides.noAudio, "\(arguments)")
+        }
+        guard case .play(let plain, _) = try PlayCommand.request([rom.path], browserWithoutROM: true) else {
+            return XCTFail("phosphor ROM did not ask to play")
+        }
+        XCTAssertFalse(plain.resume)
+        XCTAssertThrowsError(try PlayCommand.request(["--continue"], browserWithoutROM: true)) { error in
+            XCTAssertEqual((error as? CommandLineArguments.UsageError)?.description,
+                           "--continue needs a ROM (phosphor play --continue ROM)")
+        }
+        XCTAssertTrue(PhosphorCommand.usage.contains("[--continue]"))
+    }
 }

@@ -137,4 +137,27 @@ final class PlayInProcessTests: XCTestCase {
         let auto = game.paths.states.appendingPathComponent("nes/\(game.gameKey).state.auto")
         XCTAssertTrue(FileManager.default.fileExists(atPath: auto.path), "no \(auto.path)")
     }
+
+    /// A state path that is a folder (F5's quick slot here): the status bar says so in one plain
+    /// line naming the file, not Foundation's "Error Domain=NSCocoaErrorDomain Code=…" text (that
+    /// stays in the log); the folder is left alone.
+    func testSavingIntoAFolderShowsAPlainLine() throws {
+        var quickState: URL!
+        // Wide enough for the whole line (the scratch folder's path is long).
+        let game = try PlayHarness(columns: 260, label: "play-state-folder") { paths in
+            quickState = paths.states.appendingPathComponent("nes/phosphor-test.state")
+            try FileManager.default.createDirectory(at: quickState, withIntermediateDirectories: true)
+        }
+        defer { game.finish() }
+        game.stepUntilPicture([])
+        game.app.type("\u{1B}[15~")  // F5: quick save
+        game.app.step(untilText: "is a folder")
+        let statusLine = game.screen.text.split(separator: "\n").first { $0.contains("is a folder") } ?? ""
+        XCTAssertTrue(statusLine.contains("phosphor-test.state"), "names the file: \(statusLine)")
+        for raw in ["NSCocoaErrorDomain", "Error Domain", "Code=", "UserInfo"] {
+            XCTAssertFalse(game.screen.text.contains(raw), "\(raw) on screen:\n\(game.screen.text)")
+        }
+        var isFolder: ObjCBool = false
+        XCTAssertTrue(FileManager.default.fileExists(atPath: quickState.path, isDirectory: &isFolder) && isFolder.boolValue)
+    }
 }
