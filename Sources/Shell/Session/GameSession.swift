@@ -40,6 +40,9 @@ final class GameSession {
     let cheatSupport: CoreCheatSupport
     /// The colour mode from `--color` for this run; a choice in the menu replaces it.
     var colorModeOverride: ColorMode?
+    /// What the environment says the terminal shows (COLORTERM, TERM), read once: the play
+    /// screen asks for `colorMode` on every tick.
+    private let detectedColorMode: ColorMode
     private var pauseReasons: Set<PauseReason> = []
     var fastForwardLatched = false
     /// The battery-save failure on screen (shown once per new failure).
@@ -122,6 +125,7 @@ final class GameSession {
                             timing: HoldTiming(initialDelay: .milliseconds(config.hold.initialDelayMilliseconds),
                                                repeatGap: .milliseconds(config.hold.repeatGapMilliseconds)))
         colorModeOverride = try? services.overrides.colorMode.map(ColorMode.init(argument:))
+        detectedColorMode = ColorMode.detect(environment: ProcessInfo.processInfo.environment)
         states = StateStore(folder: services.paths.states.appendingPathComponent(system.rawValue),
                             game: GameIdentity(key: gameKey, system: system, romSize: Self.fileSize(launch.rom),
                                                coreName: core.name, coreVersion: coreVersion))
@@ -170,7 +174,7 @@ final class GameSession {
     var statusBarVisible: Bool { config.video.showStatusBar }
     var integerScale: Bool { config.video.integerScale }
     var colorMode: ColorMode {
-        colorModeOverride ?? config.video.colorMode.renderMode ?? ColorMode.detect(environment: ProcessInfo.processInfo.environment)
+        colorModeOverride ?? config.video.colorMode.renderMode ?? detectedColorMode
     }
     var enabledCheatCount: Int { cheatSupport.isSupported ? cheatStore.list.enabledCount : 0 }
 
