@@ -13,7 +13,8 @@
 /// `initialDelay` and `repeatGap` start at the configured values and follow the user's own
 /// autorepeat once it has been measured (see `HoldModel.measuredRepeat`).
 public struct HoldTiming: Sendable, Equatable {
-    /// The longest wait for the first autorepeat after a press.
+    /// The longest wait for the first autorepeat after a press. Generous until the real delay is
+    /// measured (X11's default is 660 ms, others 250...600 ms), then the measured one plus a margin.
     public var initialDelay: Duration
     /// How long a repeating key stays held after its latest repeat.
     public var repeatGap: Duration
@@ -29,7 +30,7 @@ public struct HoldTiming: Sendable, Equatable {
     /// Whether measured autorepeat replaces `initialDelay` and `repeatGap`.
     public var adaptsToMeasuredRepeat: Bool
 
-    public init(initialDelay: Duration = .milliseconds(700), repeatGap: Duration = .milliseconds(100),
+    public init(initialDelay: Duration = .milliseconds(1000), repeatGap: Duration = .milliseconds(100),
                 tapLength: Duration = .milliseconds(66), minimumPress: Duration = .milliseconds(50),
                 carryHeldKeys: Bool = true, adaptsToMeasuredRepeat: Bool = true) {
         self.initialDelay = initialDelay
@@ -86,6 +87,8 @@ public struct HoldModel: Sendable {
     private struct Hold {
         var pressedAt: ContinuousClock.Instant
         var firstRepeat: ContinuousClock.Instant?
+        /// The key's previous press when it was a tap just before this one (see `noteRepeat`).
+        var previousPressAt: ContinuousClock.Instant?
         var lastRepeat: ContinuousClock.Instant?
         var repeatCount = 0
         /// Real release time, already pushed out to the minimum press length.
@@ -95,6 +98,8 @@ public struct HoldModel: Sendable {
     }
 
     private var holds: [Key: Hold] = [:]
+    /// When each key was last tapped (pressed without repeating), for the last two seconds.
+    private var recentTaps: [Key: ContinuousClock.Instant] = [:]
     /// Recent repeat intervals and first-repeat delays of sequences that really repeated.
     private var intervalSamples: [Duration] = []
     private var delaySamples: [Duration] = []
@@ -151,7 +156,16 @@ public struct HoldModel: Sendable {
         hold.repeatCount += 1
         hold.carriedBy = nil
         // Three repeats in a row are autorepeat, not a double tap: its first one measured the delay.
-        if hold.repeatCount == 3, let first = hold.firstRepeat { record(&delaySamples, first - hold.pressedAt, keep: 4) }
+        if hold.repeatCount == 3, let first = hold.firstRepeat, let interval = intervalSamples.last {
+            // A first repeat later than `initialDelay` looks like a new press, and its train then
+            // starts one interval after it: the real delay is from the tap before.
+            let delay = first - hold.pressedAt
+            if delay < interval * 2, let previous = hold.previousPressAt {
+                record(&delaySamples, hold.pressedAt - previous, keep: 4)
+            } else {
+                record(&delaySamples, delay, keep: 4)
+            }
+        }
         holds[key] = hold
         if hold.repeatCount >= 3 { adoptMeasurement() }
     }
@@ -186,7 +200,10 @@ public struct HoldModel: Sendable {
                 holds[other]?.carriedBy = key
             }
         }
-        holds[key] = Hold(pressedAt: now)
+        var hold = Hold(pressedAt: now)
+        if let before = holds[key], before.lastRepeat == nil { recentTaps[key] = before.pressedAt }
+        hold.previousPressAt = recentTaps[key]
+        holds[key] = hold
     }
 
     public func isHeld(_ key: Key, now: ContinuousClock.Instant) -> Bool {
@@ -217,6 +234,7 @@ public struct HoldModel: Sendable {
     /// Forgets every key (focus lost, leaving play mode): nothing stays stuck down.
     public mutating func releaseAll() {
         holds.removeAll()
+        recentTaps.removeAll()
     }
 
     /// Drops keys that are neither held nor inside their autorepeat window.
@@ -224,6 +242,10 @@ public struct HoldModel: Sendable {
         let expired = holds.keys.filter { key in
             !isHeld(key, now: now) && (releaseEvents || holds[key].map { now >= repeatWindowEnd($0) } ?? true)
         }
-        for key in expired { holds[key] = nil }
+        for key in expired {
+            if let hold = holds[key], hold.lastRepeat == nil { recentTaps[key] = hold.pressedAt }
+            holds[key] = nil
+        }
+        recentTaps = recentTaps.filter { now - $0.value < .seconds(2) }
     }
 }

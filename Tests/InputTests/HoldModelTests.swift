@@ -41,8 +41,8 @@ final class HoldModelTests: XCTestCase {
         XCTAssertTrue(model.isHeld(.right, now: at(65)), "a tap lasts the tap length (66 ms, four frames)")
         XCTAssertFalse(model.isHeld(.right, now: at(66)))
         XCTAssertFalse(model.isHeld(.right, now: at(400)), "not the 700 ms it used to be")
-        XCTAssertTrue(model.isAutorepeat(.right, now: at(400)), "a press now would be its first repeat")
-        XCTAssertFalse(model.isAutorepeat(.right, now: at(700)))
+        XCTAssertTrue(model.isAutorepeat(.right, now: at(900)), "a press now would be its first repeat")
+        XCTAssertFalse(model.isAutorepeat(.right, now: at(1000)), "the first-repeat window (1 s until measured) is over")
     }
 
     func testLegacyTapLengthIsTheSetLength() {
@@ -82,6 +82,16 @@ final class HoldModelTests: XCTestCase {
         model.handle(KeyEvent(.left), now: at(2000))
         XCTAssertFalse(model.isAutorepeat(.left, now: at(2400)))
         XCTAssertTrue(model.isAutorepeat(.left, now: at(2300)))
+    }
+
+    func testFirstRepeatLaterThanTheWindowIsStillMeasured() {
+        // A configured window of 650 ms and X11's 660 ms delay: the first repeat looks like a new
+        // press, yet the train after it shows what it was, and the real delay is learnt.
+        let timing = HoldTiming(initialDelay: .milliseconds(650))
+        var model = HoldModel(releaseEvents: false, timing: timing)
+        for time in [0] + Array(stride(from: 660, through: 1100, by: 40)) { model.handle(KeyEvent(.right), now: at(time)) }
+        XCTAssertEqual(model.measuredRepeat, RepeatTiming(delay: .milliseconds(660), interval: .milliseconds(40)))
+        XCTAssertEqual(model.timing.initialDelay, .milliseconds(759))
     }
 
     func testDoubleTapIsNotTakenForAutorepeatTiming() {
