@@ -65,7 +65,7 @@ let package = Package(
         .testTarget(name: "LibraryTests", dependencies: ["Library", "PhosphorKit"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "Input"]),
         .testTarget(name: "ShellTests", dependencies: [
-            "Shell", "Terminal", "Emulation", "Library", "PhosphorKit", "TestSupport",
+            "Shell", "Terminal", "Emulation", "Input", "Library", "PhosphorKit", "TestSupport",
         ]),
         // What the end-to-end and reliability tests share (a posix_spawn command runner, tmux,
         // the screen model).
