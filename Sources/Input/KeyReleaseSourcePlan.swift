@@ -5,14 +5,16 @@ import PhosphorKit
 /// alone (so the choice is testable and the reasons can be shown):
 ///
 /// - `PHOSPHOR_KEY_RELEASE=off` turns side channels off.
-/// - `DISPLAY` set: XInput2 on that display. Under SSH (`SSH_CONNECTION` or `SSH_TTY`) only a
+/// - `DISPLAY` set: XInput2 on that display, for the window `WINDOWID` names, except inside tmux
+///   or GNU screen (`TMUX`, `STY`), whose `WINDOWID` is that of whichever terminal started the
+///   server: there the window with the focus at the start is the terminal's. Under SSH (`SSH_CONNECTION` or `SSH_TTY`) only a
 ///   forwarded display (`ssh -X`/`-Y` sets `localhost:10.0`, with a host part) is used: that is the
 ///   X server of the machine the user types on. A local display (`:0`) under SSH is someone
 ///   else's desk, whose keys must not move this game.
 /// - No display, not under SSH, on a Linux virtual console (`/dev/ttyN`): evdev.
 /// - Otherwise none: the tap model.
 public enum KeyReleaseSourcePlan: Equatable, Sendable {
-    case xinput2(display: String)
+    case xinput2(display: String, windowID: String?)
     case evdev(console: Int)
     case none(reason: String)
 
@@ -21,7 +23,9 @@ public enum KeyReleaseSourcePlan: Equatable, Sendable {
         let overSSH = !(environment["SSH_CONNECTION"] ?? "").isEmpty || !(environment["SSH_TTY"] ?? "").isEmpty
         if let display = environment["DISPLAY"], !display.isEmpty {
             let forwarded = !display.hasPrefix(":") && !display.hasPrefix("unix:")
-            if !overSSH || forwarded { return .xinput2(display: display) }
+            let multiplexed = environment["TMUX"] != nil || environment["STY"] != nil
+            let windowID = multiplexed ? nil : environment["WINDOWID"]
+            if !overSSH || forwarded { return .xinput2(display: display, windowID: windowID) }
             return .none(reason: "SSH session with the local display \(display)")
         }
         if overSSH { return .none(reason: "SSH session without X forwarding") }
@@ -51,9 +55,9 @@ public struct KeyReleaseSourceOpening {
     }
 
     /// Opens what `plan` says; any failure leaves `source` nil and says why in the log.
-    public static func open(_ plan: KeyReleaseSourcePlan, windowID: String?) -> KeyReleaseSourceOpening {
+    public static func open(_ plan: KeyReleaseSourcePlan) -> KeyReleaseSourceOpening {
         switch plan {
-        case .xinput2(let display):
+        case .xinput2(let display, let windowID):
             do {
                 let connection = try X11InputConnection(displayName: display, windowID: windowID)
                 Log.info("key release: XInput2 on \(display), terminal window \(connection.terminalWindow)")

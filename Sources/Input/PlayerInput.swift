@@ -23,6 +23,12 @@ public final class PlayerInput {
     public private(set) var releaseSource: (any KeyReleaseSource)?
     /// Tells the terminal's autorepeat from new presses while a release source times the holds.
     private var terminalPresses: HoldModel
+    /// Whether the release source has reported any key yet, and how many play-key presses the
+    /// terminal typed meanwhile: a source that hears nothing (a wrong window, an X server that
+    /// withholds raw events from this client) gives way to the tap model after a few.
+    private var sourceHeardFrom = false
+    private var unheardPresses = 0
+    static let unheardPressLimit = 3
 
     /// `releaseEvents`: the kitty protocol is active (`KeyboardProtocolNegotiation.releaseEvents`).
     /// `releaseSource` is used only without it.
@@ -71,9 +77,18 @@ public final class PlayerInput {
     /// and the tap model took over.
     public func pollReleaseSource(playing: Bool) -> String? {
         guard let source = releaseSource else { return nil }
+        if !sourceHeardFrom, unheardPresses >= Self.unheardPressLimit {
+            Log.warning("\(source.name) reported no key while the terminal typed \(unheardPresses): tap model")
+            source.stop()
+            releaseSource = nil
+            holdModel = HoldModel(releaseEvents: false, timing: holdModel.timing)
+            return "\(source.name) sees no keys from this window: a tap is a short press now"
+        }
         for timed in source.takeTransitions() where playing {
             switch timed.transition {
-            case .down(let key): holdModel.handle(KeyEvent(key), now: timed.time)
+            case .down(let key):
+                sourceHeardFrom = true
+                holdModel.handle(KeyEvent(key), now: timed.time)
             case .up(let key): holdModel.handle(KeyEvent(key, kind: .release), now: timed.time)
             case .allUp: holdModel.releaseAll()
             }
@@ -142,6 +157,9 @@ public final class PlayerInput {
         }
         holdTerminalKey(event, now: now)
         guard isFreshPress else { return [] }
+        if releaseSource != nil, !sourceHeardFrom, targets.contains(where: { if case .button = $0 { true } else { false } }) {
+            unheardPresses += 1
+        }
         var actions: [InputAction] = []
         for case .action(let action) in targets {
             switch action {

@@ -161,10 +161,14 @@ final class KeyReleaseSourceTests: XCTestCase {
     }
 
     func testSourceChoiceFollowsTheDisplayTheConsoleAndSSH() {
-        XCTAssertEqual(KeyReleaseSourcePlan.choose(environment: ["DISPLAY": ":0"], ttyName: "/dev/pts/3"), .xinput2(display: ":0"))
+        XCTAssertEqual(KeyReleaseSourcePlan.choose(environment: ["DISPLAY": ":0", "WINDOWID": "2097164"], ttyName: "/dev/pts/3"),
+                       .xinput2(display: ":0", windowID: "2097164"))
+        XCTAssertEqual(KeyReleaseSourcePlan.choose(environment: ["DISPLAY": ":0", "WINDOWID": "2097164", "TMUX": "/tmp/tmux-0/default,1,0"],
+                                                   ttyName: "/dev/pts/3"),
+                       .xinput2(display: ":0", windowID: nil), "tmux's WINDOWID may be another terminal's: the focused window counts")
         XCTAssertEqual(KeyReleaseSourcePlan.choose(environment: ["DISPLAY": "localhost:10.0", "SSH_CONNECTION": "1 2 3 4"],
                                                    ttyName: "/dev/pts/3"),
-                       .xinput2(display: "localhost:10.0"), "ssh -X: the display where the user types")
+                       .xinput2(display: "localhost:10.0", windowID: nil), "ssh -X: the display where the user types")
         guard case .none = KeyReleaseSourcePlan.choose(environment: ["DISPLAY": ":0", "SSH_TTY": "/dev/pts/1"], ttyName: "/dev/pts/1") else {
             return XCTFail("a local display under SSH is somebody else's keyboard")
         }
@@ -178,7 +182,7 @@ final class KeyReleaseSourceTests: XCTestCase {
 
     func testOpeningAnUnreachableDisplayFailsGracefully() {
         // No X server listens on display 99 of a host that does not resolve: no crash, no exit.
-        let opening = KeyReleaseSourceOpening.open(.xinput2(display: "phosphor-no-such-host.invalid:99"), windowID: nil)
+        let opening = KeyReleaseSourceOpening.open(.xinput2(display: "phosphor-no-such-host.invalid:99", windowID: nil))
         XCTAssertNil(opening.source)
         XCTAssertThrowsError(try X11InputConnection(displayName: "phosphor-no-such-host.invalid:99", windowID: nil)) { error in
             XCTAssertEqual("\(error)", "cxinput_open: cannot open display phosphor-no-such-host.invalid:99")
@@ -251,6 +255,36 @@ final class PlayerInputReleaseSourceTests: XCTestCase {
         _ = input.handle(.key(KeyEvent(.right)), now: at(0))
         XCTAssertEqual(input.buttons(port: 0, now: at(10)), ButtonMask([.right]))
         XCTAssertEqual(input.buttons(port: 0, now: at(100)), [])
+    }
+
+    func testSourceThatHearsNothingGivesWayToTheTapModel() {
+        // A source watching the wrong window: the terminal types Right three times, the source nothing.
+        let source = ScriptedKeyReleaseSource(name: "XInput2")
+        let input = PlayerInput(system: .nes, keyMap: .defaults(for: .nes), releaseEvents: false, releaseSource: source)
+        for time in [0, 2000] {
+            _ = input.handle(.key(KeyEvent(.right)), now: at(time))
+            XCTAssertNil(input.pollReleaseSource(playing: true))
+        }
+        _ = input.handle(.key(KeyEvent(.function(5))), now: at(3000))  // an action key does not count
+        XCTAssertNil(input.pollReleaseSource(playing: true))
+        _ = input.handle(.key(KeyEvent(.right)), now: at(4000))
+        XCTAssertEqual(input.pollReleaseSource(playing: true), "XInput2 sees no keys from this window: a tap is a short press now")
+        XCTAssertTrue(source.isStopped)
+        XCTAssertEqual(input.holdSourceName, "tap")
+        _ = input.handle(.key(KeyEvent(.right)), now: at(6000))
+        XCTAssertEqual(input.buttons(port: 0, now: at(6010)), ButtonMask([.right]))
+    }
+
+    func testSourceThatHeardAKeyIsKept() {
+        let source = ScriptedKeyReleaseSource()
+        let input = PlayerInput(system: .nes, keyMap: .defaults(for: .nes), releaseEvents: false, releaseSource: source)
+        source.send(.down(.right), at: at(0))
+        _ = input.pollReleaseSource(playing: true)
+        for time in [0, 2000, 4000, 6000] {
+            _ = input.handle(.key(KeyEvent(.left)), now: at(time))
+            XCTAssertNil(input.pollReleaseSource(playing: true))
+        }
+        XCTAssertFalse(source.isStopped)
     }
 
     func testLateKittyAnswerStopsTheSource() {

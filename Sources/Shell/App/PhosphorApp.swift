@@ -234,7 +234,7 @@ final class PhosphorApp {
         guard !releaseEvents else { return KeyReleaseSourceOpening(source: nil, notice: nil) }
         let plan = KeyReleaseSourcePlan.choose(environment: environment, ttyName: ttyName)
         if let open = services.overrides.openKeyReleaseSource { return open(plan) }
-        return KeyReleaseSourceOpening.open(plan, windowID: environment["WINDOWID"])
+        return KeyReleaseSourceOpening.open(plan)
     }
 
     /// Pops the top screen, letting it finish.

@@ -141,8 +141,10 @@ final class GameSession {
         if let problem = padMappings.problem { notices.append(problem) }
         notices += Self.cheatNotices(cheatStore, support: cheatSupport)
         if let audioStatus { notices.append(audioStatus) }
-        if let sourceNotice = keyRelease.notice { notices.append(sourceNotice) }
-        if let releaseNotice = input.notice { notices.append(releaseNotice) }
+        // The source's notice (which one is in use, or the evdev permission hint) says it all.
+        if let sourceNotice = keyRelease.notice { notices.append(sourceNotice) } else if let releaseNotice = input.notice {
+            notices.append(releaseNotice)
+        }
         startNotices = notices
         if launch.resume, let skipped = resumeAutoState(now: now) { startNotices.insert(skipped, at: 0) }
     }
