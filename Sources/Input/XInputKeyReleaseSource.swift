@@ -42,6 +42,9 @@ public final class XInputKeyReleaseSource: KeyReleaseSource, Sendable {
         thread.start()
     }
 
+    /// A source dropped without `stop` still ends its reader (the reader holds no reference to it).
+    deinit { stop() }
+
     public func takeTransitions() -> [TimedKeyTransition] {
         shared.withLock { shared in
             defer { shared.pending.removeAll() }
