@@ -39,9 +39,17 @@ final class PlayScreenTests: XCTestCase {
     func testKeysChangeThePictureAndItSettlesBackAfterRelease() throws {
         let session = try play("nes/phosphor-test.nes")
         let idle = try session.settledPicture()
-        try session.send("x")  // A
-        try session.waitForPicture("the A box to react", equal: false, to: idle)
-        // Without key releases a tap counts as held until autorepeat would have started (~0.7 s).
+        // Without key releases a tap is a short press (four frames: a capture may miss it), so A is
+        // held the way a terminal's autorepeat holds it, a press every 40 ms, until the box reacts.
+        var reacted = false
+        let deadline = Date().addingTimeInterval(10)
+        while !reacted, Date() < deadline {
+            try session.send("x")  // A
+            Thread.sleep(forTimeInterval: 0.04)
+            reacted = try session.visibleCells() != idle
+        }
+        XCTAssertTrue(reacted, "the A box reacts")
+        // The presses stop: the key is let go one repeat gap later.
         try session.waitForPicture("the picture to return", equal: true, to: idle)
     }
 
@@ -83,8 +91,9 @@ final class PlayScreenTests: XCTestCase {
         let session = try play("nes/phosphor-test.nes")
         try session.send("Tab")
         try session.waitFor(text: "▶▶ 4x")
-        // Without key releases a second press inside the autorepeat window reads as a repeat.
-        Thread.sleep(forTimeInterval: 1)
+        // Without key releases a second press inside the first-repeat window (1 s until the real
+        // delay is measured) reads as a repeat.
+        Thread.sleep(forTimeInterval: 1.3)
         try session.send("Tab")
         try session.waitFor("normal speed") { !$0.contains("▶▶") }
     }
