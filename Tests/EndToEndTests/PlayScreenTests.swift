@@ -39,16 +39,7 @@ final class PlayScreenTests: XCTestCase {
     func testKeysChangeThePictureAndItSettlesBackAfterRelease() throws {
         let session = try play("nes/phosphor-test.nes")
         let idle = try session.settledPicture()
-        // Without key releases a tap is a short press (four frames: a capture may miss it), so A is
-        // held the way a terminal's autorepeat holds it, a press every 40 ms, until the box reacts.
-        var reacted = false
-        let deadline = Date().addingTimeInterval(10)
-        while !reacted, Date() < deadline {
-            try session.send("x")  // A
-            Thread.sleep(forTimeInterval: 0.04)
-            reacted = try session.visibleCells() != idle
-        }
-        XCTAssertTrue(reacted, "the A box reacts")
+        try session.holdUntilPictureChanges("x", from: idle, "the A box to react")  // A
         // The presses stop: the key is let go one repeat gap later.
         try session.waitForPicture("the picture to return", equal: true, to: idle)
     }
