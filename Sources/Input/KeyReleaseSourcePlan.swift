@@ -60,7 +60,10 @@ public struct KeyReleaseSourceOpening {
         case .xinput2(let display, let windowID):
             do {
                 let connection = try X11InputConnection(displayName: display, windowID: windowID)
-                Log.info("key release: XInput2 on \(display), terminal window \(connection.terminalWindow)")
+                let repeatText = connection.repeatTiming.map {
+                    "autorepeat \(Int($0.delay.inSeconds * 1000)) ms then every \(Int($0.interval.inSeconds * 1000)) ms"
+                } ?? "no autorepeat"
+                Log.info("key release: XInput2 on \(display), terminal window \(connection.terminalWindow), \(repeatText)")
                 return KeyReleaseSourceOpening(source: XInputKeyReleaseSource(connection: connection),
                                                notice: "key release: XInput2 (while this window has the focus)",
                                                repeatTiming: connection.repeatTiming)

@@ -44,6 +44,8 @@ final class XInputKeyReleaseTests: XCTestCase {
         let other = try window(class: "PhosphorOther", display: display)
         let started = poll(timeout: 30, read: { Self.read(log) }, until: { $0.contains("[warning] key release: XInput2") })
         XCTAssertTrue(started.matched, "phosphor said it uses XInput2; log:\n\(started.last)")
+        // XKB's repeat controls as Xvfb has them (X11's defaults), read through XkbGetControls.
+        XCTAssertTrue(started.last.contains("autorepeat 660 ms then every 40 ms"), started.last)
         try xdotool(display, ["windowfocus", "--sync", game])
         Thread.sleep(forTimeInterval: 1)
 
