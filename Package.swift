@@ -2,7 +2,8 @@
 // Phosphor: a terminal-native libretro frontend.
 //
 // Module layers (imports only point downwards; each target lists exactly what its files import):
-//   C shims (CLibretro, CCurses, CAlsa, CSampleRate, CSQLite, CArchive, CPng, CZlib, CSystem, CEvdev)
+//   C shims (CLibretro, CCurses, CAlsa, CSampleRate, CSQLite, CArchive, CPng, CZlib, CSystem, CEvdev,
+//                 CXInput)
 //                 the only code that sees C headers; Swift modules take them with `internal import`
 //   PhosphorKit   shared vocabulary: PixelFormat, PixelRect, CellRect, buttons, rings, mailbox,
 //                 display text, atomic files, paths, errors
@@ -34,13 +35,16 @@ let package = Package(
         .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
         .target(name: "CSystem"),
         .target(name: "CEvdev"),
+        // XInput2 raw key events and XKB repeat (key release on an X11 desktop). Linking is fine
+        // without an X server: only connecting needs one, and that fails gracefully.
+        .target(name: "CXInput", linkerSettings: [.linkedLibrary("X11"), .linkedLibrary("Xi")]),
 
         // MARK: Swift modules.
         .target(name: "PhosphorKit", dependencies: ["CPng", "CSystem", "CZlib"]),
         .target(name: "Render", dependencies: ["PhosphorKit"]),
         .target(name: "Emulation", dependencies: ["PhosphorKit", "CLibretro"]),
         .target(name: "Audio", dependencies: ["PhosphorKit", "CAlsa", "CSampleRate"]),
-        .target(name: "Input", dependencies: ["PhosphorKit", "CEvdev"]),
+        .target(name: "Input", dependencies: ["PhosphorKit", "CEvdev", "CXInput"]),
         .target(name: "Library", dependencies: ["PhosphorKit", "CSQLite", "CArchive"]),
         .target(name: "Terminal", dependencies: ["PhosphorKit", "Input", "CCurses", "CSystem"]),
         .target(name: "Shell", dependencies: [
@@ -61,7 +65,7 @@ let package = Package(
         .testTarget(name: "LibraryTests", dependencies: ["Library", "PhosphorKit"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "Input"]),
         .testTarget(name: "ShellTests", dependencies: [
-            "Shell", "Terminal", "Emulation", "Library", "PhosphorKit", "TestSupport",
+            "Shell", "Terminal", "Emulation", "Input", "Library", "PhosphorKit", "TestSupport",
         ]),
         // What the end-to-end and reliability tests share (a posix_spawn command runner, tmux,
         // the screen model).

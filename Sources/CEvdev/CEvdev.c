@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <linux/vt.h>
 #include <unistd.h>
 
 int cevdev_open(const char *path) { return open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC); }
@@ -59,3 +60,9 @@ int cevdev_read(int fd, cevdev_event *events, int capacity) {
 
 int cevdev_key_bytes(void) { return (KEY_MAX + 8) / 8; }
 int cevdev_abs_bytes(void) { return (ABS_MAX + 8) / 8; }
+
+int cevdev_active_console(int fd) {
+    struct vt_stat state;
+    if (ioctl(fd, VT_GETSTATE, &state) < 0) return -1;
+    return state.v_active;
+}

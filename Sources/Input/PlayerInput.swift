@@ -18,26 +18,91 @@ public final class PlayerInput {
     /// The touch-screen pointer for `InputState.setPointer`.
     public private(set) var pointer: (x: Int16, y: Int16, pressed: Bool) = (0, 0, false)
 
+    /// Real presses and releases from outside the terminal (XInput2, evdev), when the terminal
+    /// has none of its own: they time the holds; the terminal's presses still trigger actions.
+    public private(set) var releaseSource: (any KeyReleaseSource)?
+    /// Tells the terminal's autorepeat from new presses while a release source times the holds.
+    private var terminalPresses: HoldModel
+    /// Whether the release source has reported any key yet, and how many play-key presses the
+    /// terminal typed meanwhile: a source that hears nothing (a wrong window, an X server that
+    /// withholds raw events from this client) gives way to the tap model after a few.
+    private var sourceHeardFrom = false
+    private var unheardPresses = 0
+    static let unheardPressLimit = 3
+
     /// `releaseEvents`: the kitty protocol is active (`KeyboardProtocolNegotiation.releaseEvents`).
-    public init(system: GameSystem, keyMap: KeyMap, releaseEvents: Bool, timing: HoldTiming = .standard) {
+    /// `releaseSource` is used only without it.
+    public init(system: GameSystem, keyMap: KeyMap, releaseEvents: Bool, timing: HoldTiming = .standard,
+                releaseSource: (any KeyReleaseSource)? = nil) {
         self.system = system
         self.keyMap = keyMap
-        self.holdModel = HoldModel(releaseEvents: releaseEvents, timing: timing)
+        self.releaseSource = releaseEvents ? nil : releaseSource
+        if releaseEvents { releaseSource?.stop() }
+        self.holdModel = HoldModel(releaseEvents: releaseEvents || releaseSource != nil, timing: timing)
+        terminalPresses = HoldModel(releaseEvents: false, timing: timing)
     }
 
-    /// Whether key releases are real (kitty) or guessed from autorepeat.
-    public var releaseEvents: Bool { holdModel.releaseEvents }
+    /// Whether the terminal itself reports releases (kitty protocol).
+    public private(set) lazy var releaseEvents: Bool = holdModel.releaseEvents && releaseSource == nil
+
+    /// Where the key holds come from, for the status bar: "kitty", "XInput2", "evdev" or "tap".
+    public var holdSourceName: String {
+        if let releaseSource { return releaseSource.name }
+        return releaseEvents ? "kitty" : "tap"
+    }
 
     /// The terminal's kitty keyboard protocol came on after the game started (its answer to the
-    /// start-up query arrived late): from now on a key is held from press to release.
+    /// start-up query arrived late): from now on a key is held from press to release, as the
+    /// terminal says (a side channel stops).
     public func switchToReleaseEvents() {
         guard !releaseEvents else { return }
+        releaseSource?.stop()
+        releaseSource = nil
+        releaseEvents = true
         holdModel.releaseAll()
         holdModel = HoldModel(releaseEvents: true, timing: holdModel.timing)
     }
 
     /// The notice to show once when playing without release events, nil with them.
-    public var notice: String? { releaseEvents ? nil : HoldModel.noReleaseNotice }
+    public var notice: String? { releaseEvents || releaseSource != nil ? nil : HoldModel.noReleaseNotice }
+
+    /// Starts the tap model from the keyboard's known autorepeat (XKB's), before any is measured.
+    public func adoptRepeatTiming(_ timing: RepeatTiming) {
+        holdModel.adopt(timing)
+        terminalPresses.adopt(timing)
+    }
+
+    /// Once per display tick: the release source's transitions move the holds (`playing` false:
+    /// they are dropped, the pause menu has the keys). Returns a notice when the source ended
+    /// and the tap model took over.
+    public func pollReleaseSource(playing: Bool) -> String? {
+        guard let source = releaseSource else { return nil }
+        if !sourceHeardFrom, unheardPresses >= Self.unheardPressLimit {
+            Log.warning("\(source.name) reported no key while the terminal typed \(unheardPresses): tap model")
+            source.stop()
+            releaseSource = nil
+            holdModel = HoldModel(releaseEvents: false, timing: holdModel.timing)
+            return "\(source.name) sees no keys from this window: a tap is a short press now"
+        }
+        for timed in source.takeTransitions() where playing {
+            switch timed.transition {
+            case .down(let key):
+                sourceHeardFrom = true
+                holdModel.handle(KeyEvent(key), now: timed.time)
+            case .up(let key): holdModel.handle(KeyEvent(key, kind: .release), now: timed.time)
+            case .allUp: holdModel.releaseAll()
+            }
+        }
+        guard !source.isRunning else { return nil }
+        releaseSource = nil
+        holdModel = HoldModel(releaseEvents: false, timing: holdModel.timing)
+        return "\(source.name) key release stopped: a tap is a short press now"
+    }
+
+    /// Ends the release source (the game closes).
+    public func stopReleaseSource() {
+        releaseSource?.stop()
+    }
 
     /// Switches key maps (after the key-map editor saved); keys held so far are released.
     public func setKeyMap(_ map: KeyMap) {
@@ -65,25 +130,36 @@ public final class PlayerInput {
     }
 
     private func handleKey(_ event: KeyEvent, now: ContinuousClock.Instant) -> [InputAction] {
-        let isFreshPress: Bool = switch event.kind {
-        case .press: releaseEvents || !holdModel.isHeldOnItsOwn(event.key, now: now)
-        case .repeat, .release: false
+        let isFreshPress: Bool
+        switch event.kind {
+        case .press where releaseEvents:
+            isFreshPress = true
+        case .press where releaseSource != nil:
+            isFreshPress = !terminalPresses.isAutorepeat(event.key, now: now)
+            terminalPresses.handle(event, now: now)
+        case .press:
+            isFreshPress = !holdModel.isAutorepeat(event.key, now: now)
+        case .repeat, .release:
+            isFreshPress = false
         }
         let targets = keyMap.targets(for: event.key)
         if isFreshPress, holdButtons.isArmed {
             for case .button(0, let button) in targets {
                 holdButtons.toggle(button)
-                holdModel.handle(event, now: now)
+                holdTerminalKey(event, now: now)
                 return []
             }
             if targets.contains(.action(.pauseMenu)) || targets.contains(.action(.holdButtonToggle)) {
                 holdButtons.disarm()
-                holdModel.handle(event, now: now)
+                holdTerminalKey(event, now: now)
                 return []
             }
         }
-        holdModel.handle(event, now: now)
+        holdTerminalKey(event, now: now)
         guard isFreshPress else { return [] }
+        if releaseSource != nil, !sourceHeardFrom, targets.contains(where: { if case .button = $0 { true } else { false } }) {
+            unheardPresses += 1
+        }
         var actions: [InputAction] = []
         for case .action(let action) in targets {
             switch action {
@@ -93,6 +169,11 @@ public final class PlayerInput {
             }
         }
         return actions
+    }
+
+    /// The terminal's key events time the holds unless a release source does (no double count).
+    private func holdTerminalKey(_ event: KeyEvent, now: ContinuousClock.Instant) {
+        if releaseSource == nil { holdModel.handle(event, now: now) }
     }
 
     private func handleMouse(_ mouse: MouseEvent) {

@@ -39,9 +39,8 @@ final class PlayScreenTests: XCTestCase {
     func testKeysChangeThePictureAndItSettlesBackAfterRelease() throws {
         let session = try play("nes/phosphor-test.nes")
         let idle = try session.settledPicture()
-        try session.send("x")  // A
-        try session.waitForPicture("the A box to react", equal: false, to: idle)
-        // Without key releases a tap counts as held until autorepeat would have started (~0.7 s).
+        try session.holdUntilPictureChanges("x", from: idle, "the A box to react")  // A
+        // The presses stop: the key is let go one repeat gap later.
         try session.waitForPicture("the picture to return", equal: true, to: idle)
     }
 
@@ -83,8 +82,9 @@ final class PlayScreenTests: XCTestCase {
         let session = try play("nes/phosphor-test.nes")
         try session.send("Tab")
         try session.waitFor(text: "▶▶ 4x")
-        // Without key releases a second press inside the autorepeat window reads as a repeat.
-        Thread.sleep(forTimeInterval: 1)
+        // Without key releases a second press inside the first-repeat window (1 s until the real
+        // delay is measured) reads as a repeat.
+        Thread.sleep(forTimeInterval: 1.3)
         try session.send("Tab")
         try session.waitFor("normal speed") { !$0.contains("▶▶") }
     }

@@ -54,9 +54,9 @@ final class SSHTests: XCTestCase {
         }
         XCTAssertEqual(try session.format("alternate_on"), "1", "playing on the alternate screen")
         let idle = try session.settledPicture()
-        try session.send("x")  // A: the cartridge's A box lights up
-        try session.waitForPicture("the A box to react through the hop", equal: false, to: idle)
-        try session.waitForPicture("the picture to return after the tap", equal: true, to: idle)
+        // A: the cartridge's A box lights up (held as autorepeat holds it: a tap is four frames).
+        try session.holdUntilPictureChanges("x", from: idle, "the A box to react through the hop")
+        try session.waitForPicture("the picture to return after the key", equal: true, to: idle)
         try session.send("Escape")
         try session.waitFor(text: "Paused")
         try session.send("End")

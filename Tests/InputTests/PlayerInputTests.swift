@@ -32,7 +32,7 @@ final class PlayerInputTests: XCTestCase {
         XCTAssertEqual(input.handle(press(.escape), now: at(1000)), [.pauseMenu])
         // F5 is carried by Right (pressed while F5 counted as held), but a new F5 press still saves.
         _ = input.handle(press(.right), now: at(1100))
-        XCTAssertEqual(input.handle(f5, now: at(1800)), [.quickSave])
+        XCTAssertEqual(input.handle(f5, now: at(2100)), [.quickSave])
         XCTAssertEqual(input.handle(.paste("x"), now: at(1000)), [])
         XCTAssertEqual(input.buttons(port: 0, now: at(1001)), ButtonMask([]))
     }

@@ -38,4 +38,6 @@ int cevdev_read(int fd, cevdev_event *events, int capacity);
 /// Bytes in a key / axis bit array big enough for KEY_MAX / ABS_MAX.
 int cevdev_key_bytes(void);
 int cevdev_abs_bytes(void);
+/// VT_GETSTATE on `fd` (a console tty): the number of the virtual console on screen, or -1 with errno.
+int cevdev_active_console(int fd);
 #endif

@@ -1,5 +1,6 @@
 import Emulation
 import Foundation
+import Input
 import PhosphorKit
 import Terminal
 
@@ -21,6 +22,9 @@ final class AppServices {
         var frameLimit: UInt64?
         /// Makes every game's core instead of the libretro host (in-process tests: a `ScriptedCore`).
         var makeCore: CoreMaker?
+        /// Opens the key-release side channel for a game instead of XInput2/evdev (tests: a
+        /// `ScriptedKeyReleaseSource`); nil: what the plan says.
+        var openKeyReleaseSource: ((KeyReleaseSourcePlan) -> KeyReleaseSourceOpening)?
     }
 
     /// - Parameter catalog: the installed cores (tests give their own; nil: discover them).

@@ -26,10 +26,13 @@ final class PhosphorApp {
     var libraryScreenFactory: (() -> Screen)?
     /// The environment the terminal quirks and NO_COLOR are read from (tests set their own).
     var environment = ProcessInfo.processInfo.environment
+    /// The terminal's device (`/dev/pts/3`, `/dev/tty2`), which tells a Linux console; nil in tests.
+    var ttyName: String?
 
     /// The app on a real terminal (the process's tty).
     convenience init(services: AppServices) throws {
         try self.init(services: services, terminal: TerminalSession(logFile: services.paths.logFile))
+        ttyName = ttyname(0).map { String(cString: $0) }
     }
 
     /// The app on any terminal: a `HeadlessTerminal` runs it inside a test.
@@ -215,13 +218,23 @@ final class PhosphorApp {
 
     /// Starts a game: its session and the screen that plays it (not yet on the stack).
     func startGame(_ launch: GameLaunch) throws -> Screen {
-        let session = try GameSession(launch: launch, services: services, releaseEvents: releaseEvents, now: terminal.now)
+        let session = try GameSession(launch: launch, services: services, releaseEvents: releaseEvents,
+                                      keyRelease: openKeyReleaseSource(), now: terminal.now)
         // Play statistics go to the library (if one is open) like any other library command.
         session.onFinished = { [weak self] seconds in self?.perform([.library(.gameFinished(launch, seconds: seconds))]) }
         let screen = PlayScreen(session: session, services: services, terminal: terminal)
         self.session = session
         sessionScreen = screen
         return screen
+    }
+
+    /// Without the kitty protocol: real key releases from XInput2 or evdev where the system has
+    /// them (see `KeyReleaseSourcePlan`).
+    private func openKeyReleaseSource() -> KeyReleaseSourceOpening {
+        guard !releaseEvents else { return KeyReleaseSourceOpening(source: nil, notice: nil) }
+        let plan = KeyReleaseSourcePlan.choose(environment: environment, ttyName: ttyName)
+        if let open = services.overrides.openKeyReleaseSource { return open(plan) }
+        return KeyReleaseSourceOpening.open(plan)
     }
 
     /// Pops the top screen, letting it finish.

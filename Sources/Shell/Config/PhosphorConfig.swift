@@ -114,8 +114,9 @@ public struct FastForwardSettings: Sendable, Equatable {
 /// held until no autorepeat arrives within these windows. Stored as milliseconds; becomes
 /// `Input.HoldTiming(initialDelay: .milliseconds(…), repeatGap: .milliseconds(…))`.
 public struct HoldTimingSettings: Sendable, Equatable, Codable {
-    /// How long to wait for the first autorepeat after a press (terminals use 250–600 ms).
-    public var initialDelayMilliseconds = 650
+    /// How long to wait for the first autorepeat after a press until the real delay is measured
+    /// (X11 uses 660 ms, others 250–600 ms).
+    public var initialDelayMilliseconds = 1000
     /// The longest gap between two autorepeats before the key counts as released.
     public var repeatGapMilliseconds = 100
 

@@ -78,6 +78,7 @@ struct PlayStatusLine {
         } else {
             parts.append("no sound")
         }
+        parts.append("keys: \(input.holdSourceName)")
         return parts.joined(separator: " · ")
     }
 }

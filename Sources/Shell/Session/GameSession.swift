@@ -63,7 +63,10 @@ final class GameSession {
     /// Called once when the game closes, with the seconds played (library accounting).
     var onFinished: ((Int) -> Void)?
 
-    init(launch: GameLaunch, services: AppServices, releaseEvents: Bool, now: ContinuousClock.Instant) throws {
+    /// `keyRelease`: the side channel for key releases (XInput2, evdev) when the terminal has none.
+    init(launch: GameLaunch, services: AppServices, releaseEvents: Bool,
+         keyRelease: KeyReleaseSourceOpening = KeyReleaseSourceOpening(source: nil, notice: nil),
+         now: ContinuousClock.Instant) throws {
         self.launch = launch
         self.services = services
         startedAt = now
@@ -123,7 +126,9 @@ final class GameSession {
         let loaded = keyMaps.load(system: system, game: gameKey)
         input = PlayerInput(system: system, keyMap: loaded.map, releaseEvents: releaseEvents,
                             timing: HoldTiming(initialDelay: .milliseconds(config.hold.initialDelayMilliseconds),
-                                               repeatGap: .milliseconds(config.hold.repeatGapMilliseconds)))
+                                               repeatGap: .milliseconds(config.hold.repeatGapMilliseconds)),
+                            releaseSource: keyRelease.source)
+        if let repeatTiming = keyRelease.repeatTiming { input.adoptRepeatTiming(repeatTiming) }
         colorModeOverride = try? services.overrides.colorMode.map(ColorMode.init(argument:))
         detectedColorMode = ColorMode.detect(environment: ProcessInfo.processInfo.environment)
         states = StateStore(folder: services.paths.states.appendingPathComponent(system.rawValue),
@@ -136,7 +141,10 @@ final class GameSession {
         if let problem = padMappings.problem { notices.append(problem) }
         notices += Self.cheatNotices(cheatStore, support: cheatSupport)
         if let audioStatus { notices.append(audioStatus) }
-        if let releaseNotice = input.notice { notices.append(releaseNotice) }
+        // The source's notice (which one is in use, or the evdev permission hint) says it all.
+        if let sourceNotice = keyRelease.notice { notices.append(sourceNotice) } else if let releaseNotice = input.notice {
+            notices.append(releaseNotice)
+        }
         startNotices = notices
         if launch.resume, let skipped = resumeAutoState(now: now) { startNotices.insert(skipped, at: 0) }
     }
@@ -225,11 +233,17 @@ final class GameSession {
                 lastGamepadNotice = notice
                 notify(notice, seconds: 6, now: now)
             }
-            for port in 0..<2 { thread.input.set(input.buttons(port: port, now: now), port: port) }
+            if let ended = input.pollReleaseSource(playing: true) { notify(ended, seconds: 6, now: now) }
+            for port in 0..<2 {
+                let mask = input.buttons(port: port, now: now)
+                thread.input.set(mask, port: port)
+                logButtonChange(mask, port: port, now: now)
+            }
             let pointer = input.pointer
             thread.input.setPointer(x: pointer.x, y: pointer.y, pressed: pointer.pressed)
-        } else if capturingPadButton != nil {
-            pollCapturedPadButton(now: now)
+        } else {
+            _ = input.pollReleaseSource(playing: false)
+            if capturingPadButton != nil { pollCapturedPadButton(now: now) }
         }
         if let audio, let rate = status.avInfo?.sampleRate, rate != audio.sourceRate {
             // The core changed its timing (SET_SYSTEM_AV_INFO): resample from the new rate.
@@ -242,6 +256,22 @@ final class GameSession {
         }
         notices.tick(now: now)
         return status
+    }
+
+    /// The buttons each port held at the last change, for the log.
+    private var loggedButtons: [ButtonMask] = [[], []]
+    private var loggedRepeat: RepeatTiming?
+
+    /// Logs each change of a port's buttons with the time since the start (the end-to-end tests
+    /// read how long a key was held from these lines), and a newly measured autorepeat.
+    private func logButtonChange(_ mask: ButtonMask, port: Int, now: ContinuousClock.Instant) {
+        if let measured = input.holdModel.measuredRepeat, measured != loggedRepeat {
+            loggedRepeat = measured
+            Log.info("autorepeat measured: first repeat after \(Int(measured.delay.inSeconds * 1000)) ms, then every \(Int(measured.interval.inSeconds * 1000)) ms")
+        }
+        guard mask != loggedButtons[port] else { return }
+        loggedButtons[port] = mask
+        Log.debug("buttons port \(port): \(mask.rawValue) at \(Int((now - startedAt).inSeconds * 1000)) ms (\(input.holdSourceName))")
     }
 
     /// Outcomes that arrived on a tick (a pad button bound while the key-map screen waited).
@@ -299,6 +329,7 @@ final class GameSession {
         thread.stop()
         audio?.stop()
         gamepads.closeAll()
+        input.stopReleaseSource()
         _ = services.saveConfig()
         lock?.release()
         onFinished?(Int((now - startedAt).components.seconds))

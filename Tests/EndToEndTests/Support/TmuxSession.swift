@@ -82,6 +82,20 @@ extension TmuxSession {
         XCTFail("timed out waiting for \(description)", file: file, line: line)
     }
 
+    /// Holds `key` the way a terminal's autorepeat does, a press every 40 ms, until the picture
+    /// differs from `reference`. Without key releases a single tap is a short press (four frames),
+    /// which a capture may miss.
+    func holdUntilPictureChanges(_ key: String, from reference: [String], _ description: String,
+                                 file: StaticString = #filePath, line: UInt = #line) throws {
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            try send(key)
+            Thread.sleep(forTimeInterval: 0.04)
+            if try visibleCells() != reference { return }
+        }
+        XCTFail("timed out waiting for \(description)", file: file, line: line)
+    }
+
     /// Waits until two captures a few frames apart agree (the picture settled).
     func settledPicture() throws -> [String] {
         var previous = try visibleCells()

@@ -1,5 +1,6 @@
 import Emulation
 import Foundation
+import Input
 import PhosphorKit
 import TestSupport
 import XCTest
@@ -19,6 +20,7 @@ final class PlayHarness {
          script: ScriptedCore.Script = ScriptedCore.Script(title: "phosphor-test", width: 64, height: 48),
          fromLibrary: Bool = false, kittyKeyboard: Bool = false, background: String? = AppHarness.darkBackground,
          answersKeyboard: Bool = true, environment: [String: String] = [:],
+         keyRelease: ScriptedKeyReleaseSource? = nil,
          configure: (PhosphorPaths) throws -> Void = { _ in }) throws {
         self.script = script
         rom = BrowserInProcessTests.bundledROM("nes/phosphor-test.nes")
@@ -28,6 +30,12 @@ final class PlayHarness {
         app = try AppHarness(columns: columns, rows: rows, terminalType: terminalType, label: label,
                              catalog: CoreCatalog(cores: [core]), environment: environment, configure: configure)
         app.services.overrides.makeCore = ScriptedCore.maker(script, journal: journal)
+        if let keyRelease {
+            // What KeyReleaseSourceOpening.open says for XInput2, with the scripted source behind it.
+            app.services.overrides.openKeyReleaseSource = { _ in
+                KeyReleaseSourceOpening(source: keyRelease, notice: "key release: \(keyRelease.name) (while this window has the focus)")
+            }
+        }
         let launch = GameLaunch(rom: rom, system: .nes, title: "Phosphor Test", gameID: fromLibrary ? 1 : nil)
         try app.start(kittyKeyboard: kittyKeyboard, background: background, answersKeyboard: answersKeyboard) {
             try $0.startGame(launch)
@@ -76,6 +84,11 @@ final class PlayHarness {
             app.run(steps: 2)
         }
         XCTFail("'\(label)' never became the selected row:\n\(screen.text)", file: file, line: line)
+    }
+
+    /// Whether the menu row showing `label` is the selected one.
+    func isSelected(_ label: String) -> Bool {
+        occurrences(of: label).contains { isSelected(column: $0.column, row: $0.row) }
     }
 
     /// Every place the text stands on screen (a label may also appear in the legend).
