@@ -1,10 +1,11 @@
 /// The colour registers a sixel image uses: every distinct colour of the picture when it has no
-/// more than the terminal's registers (retro frames nearly always do: exact colours), else a
-/// fixed RGB grid that fits them (3-3-2 bits for 256 registers). Built once per frame. Any thread.
+/// more than the terminal's registers (retro frames nearly always do: exact colours); else the
+/// most used colours, the rest mapped to the nearest of them (up to 8192 distinct colours); else
+/// a fixed RGB grid that fits the registers (3-3-2 bits for 256). Built once per frame. Any thread.
 public struct SixelPalette {
     /// Register n's colour as 0x00RRGGBB.
     public private(set) var colors: [UInt32] = []
-    /// Whether `colors` are the picture's own (false: the grid, colours approximated).
+    /// Whether every pixel got its own colour (false: some were approximated).
     public private(set) var isExact = true
     /// Each pixel's register, row by row.
     public private(set) var indices: [UInt16]
@@ -16,16 +17,24 @@ public struct SixelPalette {
         let count = image.width * image.height
         indices = [UInt16](repeating: 0, count: count)
         let limit = max(2, min(registers, 65_535))
-        if !mapExactly(image, limit: limit) {
+        guard let distinct = mapDistinctColors(image) else {
             mapToGrid(image, registers: limit)
+            return
+        }
+        if distinct.colors.count <= limit {
+            colors = distinct.colors
+        } else {
+            keepMostUsed(distinct, registers: limit)
         }
     }
 
-    /// Gives every distinct colour a register; false when there are more than `limit`.
-    private mutating func mapExactly(_ image: PixelImage, limit: Int) -> Bool {
+    /// Gives every distinct colour its own number in `indices` and counts its pixels; nil when
+    /// there are more than half the table's size (then only the grid is fast enough).
+    private mutating func mapDistinctColors(_ image: PixelImage) -> (colors: [UInt32], counts: [Int])? {
         var keys = [UInt32](repeating: UInt32.max, count: Self.tableSize)
         var values = [UInt16](repeating: 0, count: Self.tableSize)
         var found: [UInt32] = []
+        var counts: [Int] = []
         let count = image.width * image.height
         let mask = Self.tableSize - 1
         let fits: Bool = image.rgb.withUnsafeBufferPointer { rgb in
@@ -40,13 +49,13 @@ public struct SixelPalette {
                         while true {
                             if keys[slot] == color { lastIndex = values[slot]; break }
                             if keys[slot] == UInt32.max {
-                                // A table more than half full would slow down; that many colours
-                                // need the grid anyway at any usual register count.
-                                guard found.count < limit, found.count < Self.tableSize / 2 else { return false }
+                                // A table more than half full would slow down.
+                                guard found.count < Self.tableSize / 2 else { return false }
                                 keys[slot] = color
                                 values[slot] = UInt16(found.count)
                                 lastIndex = UInt16(found.count)
                                 found.append(color)
+                                counts.append(0)
                                 break
                             }
                             slot = (slot + 1) & mask
@@ -54,14 +63,38 @@ public struct SixelPalette {
                         lastColor = color
                     }
                     indices[pixel] = lastIndex
+                    counts[Int(lastIndex)] += 1
                 }
                 return true
             }
         }
-        guard fits else { return false }
-        colors = found
-        isExact = true
-        return true
+        return fits ? (found, counts) : nil
+    }
+
+    /// More colours than registers, but not many more: the most used colours get registers and
+    /// every other colour takes the nearest of them (retro frames lose little this way).
+    private mutating func keepMostUsed(_ distinct: (colors: [UInt32], counts: [Int]), registers: Int) {
+        let order = distinct.colors.indices.sorted { distinct.counts[$0] > distinct.counts[$1] }
+        colors = order.prefix(registers).map { distinct.colors[$0] }
+        isExact = false
+        var remap = [UInt16](repeating: 0, count: distinct.colors.count)
+        for (register, original) in order.prefix(registers).enumerated() { remap[original] = UInt16(register) }
+        for original in order.dropFirst(registers) {
+            let color = distinct.colors[original]
+            var best = 0
+            var bestDistance = Int.max
+            for (register, candidate) in colors.enumerated() {
+                let red = Int(color >> 16) - Int(candidate >> 16)
+                let green = Int(color >> 8 & 0xFF) - Int(candidate >> 8 & 0xFF)
+                let blue = Int(color & 0xFF) - Int(candidate & 0xFF)
+                let distance = 2 * red * red + 4 * green * green + 3 * blue * blue
+                if distance < bestDistance { bestDistance = distance; best = register }
+            }
+            remap[original] = UInt16(best)
+        }
+        indices.withUnsafeMutableBufferPointer { indices in
+            for pixel in indices.indices { indices[pixel] = remap[Int(indices[pixel])] }
+        }
     }
 
     /// Too many colours: a grid of red, green and blue levels with as many cells as fit.
