@@ -10,6 +10,10 @@ final class PlayPicture {
     private var lastSize = (columns: 0, rows: 0)
     /// Real pixels for the game screens (kitty graphics or sixel); nil: half blocks.
     var pixels: PlayPixelLayer?
+    /// A menu is over the picture: the pixel images are down and the screens are half blocks
+    /// underneath it (kitty images would sit above the menu's text).
+    var pixelsHidden = false
+    private var drawsPixels: Bool { pixels != nil && !pixelsHidden }
 
     /// - Parameter synchronizedOutput: wrap frames in mode 2026 (only where the terminal said it knows it).
     init(colorMode: ColorMode, integerScale: Bool, synchronizedOutput: Bool) {
@@ -62,7 +66,7 @@ final class PlayPicture {
                                  background: background)
             }
         } else {
-            if let frame = content.frame, pixels == nil { drawScreens(frame, content) }
+            if let frame = content.frame, !drawsPixels { drawScreens(frame, content) }
             drawBorders(content)
             drawLegend(content)
         }
@@ -71,7 +75,7 @@ final class PlayPicture {
         _ = renderer.encodeChanges(into: &output)
         // The caller resets SGR and moves the cursor back for ncurses after these bytes.
         renderer.encoder.forgetTerminalState()
-        if let pixels {
+        if let pixels, !pixelsHidden {
             // Pixels go over the (empty) cells the text layer left for the screens.
             if content.tooSmallMessage == nil, let frame = content.frame {
                 output += pixels.render(frame, screens: pixelScreens(frame, content), integerScale: integerScale, terminalRows: rows)

@@ -73,6 +73,14 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
     /// Takes the pixel pictures down (a menu over them, suspend, quit).
     private func hidePixels() {
         if let pixels = picture.pixels { terminal.write(pixels.hide()) }
+        picture.pixelsHidden = true
+        picture.invalidate()
+    }
+
+    /// Brings them back (the menu closed, the game resumed).
+    private func showPixels() {
+        picture.pixelsHidden = false
+        repaintFully()
     }
 
     private var quitAction: AppAction { session.launchedFromLibrary ? .returnToLibrary : .quit }
@@ -108,8 +116,7 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
     func coverChanged(covered: Bool) {
         session.setPaused(covered, for: .menu)
         status.markStale()
-        if covered { hidePixels() }
-        if !covered { repaintFully() }
+        if covered { hidePixels() } else { showPixels() }
     }
 
     func becameTop() { repaintFully() }
@@ -251,6 +258,6 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
 
     func didResume() {
         session.setPaused(false, for: .suspended)
-        repaintFully()
+        showPixels()
     }
 }

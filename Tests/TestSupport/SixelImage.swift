@@ -1,14 +1,14 @@
 /// A small sixel decoder for the encoder tests: raster attributes, colour definitions (`#n;2;r;g;b`
 /// in per cent), colour selection, repeats (`!n`), carriage return (`$`) and next band (`-`).
 /// Pixels never drawn are nil (P2 = 1 leaves them as they were).
-struct SixelImage {
-    var width: Int
-    var height: Int
-    var pixels: [UInt32?]
+public struct SixelImage {
+    public var width: Int
+    public var height: Int
+    public var pixels: [UInt32?]
 
-    struct Failure: Error, CustomStringConvertible { var description: String }
+    public struct Failure: Error, CustomStringConvertible { public var description: String }
 
-    static func decode(_ bytes: [UInt8]) throws -> SixelImage {
+    public static func decode(_ bytes: [UInt8]) throws -> SixelImage {
         guard let start = bytes.firstIndex(of: UInt8(ascii: "q")), bytes.first == 0x1B, bytes[1] == UInt8(ascii: "P") else {
             throw Failure(description: "no DCS … q")
         }

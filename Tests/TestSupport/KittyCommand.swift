@@ -3,17 +3,17 @@ import Foundation
 /// Reads kitty graphics commands back out of a byte stream (what a terminal would do): every
 /// `ESC _ G keys ; payload ESC \`, with chunked transmissions (`m=1` … `m=0`) joined into one
 /// command whose payload is the base64-decoded whole. For the encoder tests.
-struct KittyCommand {
-    var keys: [String: String]
+public struct KittyCommand {
+    public var keys: [String: String]
     /// The decoded payload of all chunks.
-    var payload: [UInt8]
+    public var payload: [UInt8]
     /// How many APC strings this command came in, and the longest base64 chunk.
-    var chunkCount: Int
-    var longestChunk: Int
+    public var chunkCount: Int
+    public var longestChunk: Int
 
-    struct Failure: Error, CustomStringConvertible { var description: String }
+    public struct Failure: Error, CustomStringConvertible { public var description: String }
 
-    static func parse(_ bytes: [UInt8]) throws -> [KittyCommand] {
+    public static func parse(_ bytes: [UInt8]) throws -> [KittyCommand] {
         var commands: [KittyCommand] = []
         var pending: KittyCommand?
         var pendingBase64: [UInt8] = []
