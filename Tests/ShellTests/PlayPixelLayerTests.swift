@@ -25,7 +25,7 @@ final class PlayPixelLayerTests: XCTestCase {
     ]
 
     func testTwoScreensAreTwoImagesAndAnUnchangedFrameSendsNothing() throws {
-        let layer = PlayPixelLayer(output: .kitty(files: false))
+        let layer = PlayPixelLayer(output: .kitty(files: false, cell: CellPixelSize(width: 8, height: 16)))
         let frame = dsFrame()
         let commands = try KittyCommand.parse(layer.render(frame, screens: screens, integerScale: false, terminalRows: 30))
         XCTAssertEqual(commands.map { $0.keys["i"] }, ["7100", "7101"])

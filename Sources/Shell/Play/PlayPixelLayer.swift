@@ -26,7 +26,7 @@ final class PlayPixelLayer {
 
     init(output: VideoOutput) {
         self.output = output
-        if case .kitty(files: true) = output { frameFile = KittyFrameFile() } else { frameFile = nil }
+        if case .kitty(files: true, _) = output { frameFile = KittyFrameFile() } else { frameFile = nil }
     }
 
     /// Where each screen's picture is on screen (the DS touch screen maps clicks through this).
@@ -56,9 +56,16 @@ final class PlayPixelLayer {
                 if case .sixel = output { target.rows = min(target.rows, terminalRows - 1 - target.y) }
                 guard target.columns > 0, target.rows > 0 else { continue }
                 let region = screen.source.intersection(source.bounds)
+                // Sixel is drawn at whole multiples (nearest neighbour, every pixel the same size);
+                // kitty scales in the terminal and may keep the core's aspect ratio.
                 let placement = PixelPlacement(pictureWidth: region.width, height: region.height, into: target,
-                                               cell: cellSize, aspectRatio: screen.aspectRatio, integerScale: integerScale)
+                                               cell: cellSize, aspectRatio: screen.aspectRatio,
+                                               integerScale: integerScale || isSixel)
                 if let current = shown[index], current.placement == placement, samePicture { continue }
+                if shown[index]?.placement != placement {
+                    // One line per new placement: where the picture is (tests and bug reports read it).
+                    Log.info("pixels: \(output.name) screen \(index) at cells \(placement.cells) as \(placement.pixelWidth)x\(placement.pixelHeight) px")
+                }
                 let image = PixelImage(source, region: region)
                 let before = bytes.count
                 draw(image, placement: placement, screen: index, into: &bytes)
@@ -83,8 +90,16 @@ final class PlayPixelLayer {
     /// The kitty placement's shape needs the cell size too; without an answer, cells are taken
     /// as twice as tall as wide (nearly every terminal font).
     private var cellSize: CellPixelSize {
-        if case .sixel(_, let cell) = output { return cell }
-        return CellPixelSize(width: 8, height: 16)
+        switch output {
+        case .sixel(_, let cell): return cell
+        case .kitty(_, let cell?): return cell
+        default: return CellPixelSize(width: 8, height: 16)
+        }
+    }
+
+    private var isSixel: Bool {
+        if case .sixel = output { return true }
+        return false
     }
 
     private func draw(_ image: PixelImage, placement: PixelPlacement, screen: Int, into bytes: inout [UInt8]) {

@@ -5,8 +5,9 @@ import Terminal
 /// terminal answered at start (never from its name). UI thread only (value type).
 enum VideoOutput: Equatable {
     case blocks
-    /// The kitty graphics protocol; `files`: frames go as temporary files (same machine).
-    case kitty(files: Bool)
+    /// The kitty graphics protocol; `files`: frames go as temporary files (same machine);
+    /// `cell`: the cell size, for the placement's shape (nil: not reported).
+    case kitty(files: Bool, cell: CellPixelSize?)
     /// Sixel with this many colour registers, on cells of `cell` pixels.
     case sixel(registers: Int, cell: CellPixelSize)
 
@@ -15,7 +16,7 @@ enum VideoOutput: Equatable {
     var name: String {
         switch self {
         case .blocks: "half blocks"
-        case .kitty(let files): files ? "kitty graphics (local files)" : "kitty graphics"
+        case .kitty(let files, _): files ? "kitty graphics (local files)" : "kitty graphics"
         case .sixel(let registers, _): "sixel (\(registers) colours)"
         }
     }
@@ -23,7 +24,7 @@ enum VideoOutput: Equatable {
     /// The output for `choice` on a terminal with `capabilities`, and the one line to show when
     /// a pixel mode was asked for but cannot be had (nil when there is nothing to say).
     static func resolve(_ choice: VideoModeChoice, capabilities: GraphicsCapabilities) -> (output: VideoOutput, notice: String?) {
-        let kitty = VideoOutput.kitty(files: capabilities.kittyFiles)
+        let kitty = VideoOutput.kitty(files: capabilities.kittyFiles, cell: capabilities.cellSize)
         let sixel = capabilities.cellSize.map { VideoOutput.sixel(registers: capabilities.sixelRegisters, cell: $0) }
         switch choice {
         case .blocks:
