@@ -10,6 +10,7 @@
  * Usage: libsixel_bench [--passes N] [--scales 1,3] DIR...
  */
 #include <sixel/sixel.h>
+#include "../frame_file.h"
 #include <errno.h>
 #include <glob.h>
 #include <stdint.h>
@@ -23,33 +24,9 @@ typedef struct {
     uint8_t *xrgb; /* width * height * 4, little-endian 0x00RRGGBB */
 } Frame;
 
-static void die(const char *message, const char *detail) {
-    fprintf(stderr, "libsixel_bench: %s%s%s\n", message, detail ? ": " : "", detail ? detail : "");
-    exit(1);
-}
-
-static uint64_t now_ns(void) {
-    struct timespec ts;
-    if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0) die("clock_gettime failed", strerror(errno));
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static uint32_t le32(const uint8_t *p) {
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 static Frame load(const char *path) {
-    FILE *file = fopen(path, "rb");
-    if (!file) die("cannot open", path);
-    uint8_t header[8];
-    if (fread(header, 1, 8, file) != 8) die("short header in", path);
-    Frame frame = { (int)le32(header), (int)le32(header + 4), NULL };
-    if (frame.width <= 0 || frame.height <= 0 || frame.width > 4096 || frame.height > 4096) die("bad size in", path);
-    size_t count = (size_t)frame.width * (size_t)frame.height;
-    frame.xrgb = malloc(count * 4);
-    if (!frame.xrgb) die("out of memory", path);
-    if (fread(frame.xrgb, 4, count, file) != count) die("short pixel data in", path);
-    fclose(file);
+    Frame frame = { 0, 0, NULL };
+    frame.xrgb = load_xrgb(path, &frame.width, &frame.height);
     return frame;
 }
 
@@ -102,6 +79,7 @@ static void bench(const char *scene, Frame *frames, size_t count, int scale, int
 }
 
 int main(int argc, char **argv) {
+    bench_program = "libsixel_bench";
     int passes = 3;
     const char *scales = "1,3";
     for (int a = 1; a < argc; a++) {

@@ -119,16 +119,16 @@ func runPixels(_ arguments: [String]) throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".xrgb") }.sorted()
         let frames = try names.map { try RawFrameFile(contentsOf: url.appendingPathComponent($0)) }
         let scene = url.lastPathComponent
+        let label = scene + (frames.first.map { " \($0.width)x\($0.height)" } ?? "")
         for scale in scales {
             for row in try benchmark.run(scene: scene, frames: frames, scale: scale) {
-                print("| \(row.scene) \(frames.first.map { "\($0.width)x\($0.height)" } ?? "") | \(row.scale)x | \(row.method) | "
-                      + "\(format(row.microsecondsPerFrame)) | \(format(row.bytesPerFrame)) |")
+                print("| \(label) | \(row.scale)x | \(row.method) | \(format(row.microsecondsPerFrame)) | \(format(row.bytesPerFrame)) |")
             }
             for line in external {
                 let fields = line.split(separator: "\t").map(String.init)
                 guard fields.count == 5, fields[0] == scene, Int(fields[1]) == scale,
                       let micro = Double(fields[3]), let bytes = Double(fields[4]) else { continue }
-                print("| \(scene) | \(scale)x | \(fields[2]) | \(format(micro)) | \(format(bytes)) |")
+                print("| \(label) | \(scale)x | \(fields[2]) | \(format(micro)) | \(format(bytes)) |")
             }
         }
     }
