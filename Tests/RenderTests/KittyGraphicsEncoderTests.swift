@@ -68,3 +68,15 @@ final class KittyGraphicsEncoderTests: XCTestCase {
         XCTAssertEqual(image.rgb, [0, 255, 0, 255, 255, 255])
     }
 }
+
+extension KittyGraphicsEncoderTests {
+    func testLeftoverFramesAreRemovedAtTheEnd() throws {
+        let files = KittyFrameFile(processID: 999_999)
+        let paths = try [files.write([1, 2, 3]), files.write([4, 5, 6])].map { try XCTUnwrap($0) }
+        let other = try XCTUnwrap(KittyFrameFile(processID: 999_998).write([7, 8, 9]))
+        defer { try? FileManager.default.removeItem(atPath: other) }
+        files.removeLeftovers()
+        XCTAssertFalse(paths.contains { FileManager.default.fileExists(atPath: $0) })
+        XCTAssertTrue(FileManager.default.fileExists(atPath: other), "another process's frames are not ours")
+    }
+}

@@ -32,4 +32,11 @@ public final class KittyFrameFile {
     public func remove(_ path: String) {
         try? FileManager.default.removeItem(atPath: path)
     }
+
+    /// Removes every file of this process the terminal has not read yet (at the end of a game:
+    /// kitty deletes what it reads, but frames still queued when the game stops would stay).
+    public func removeLeftovers() {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        for name in names where name.hasPrefix(prefix) { remove("\(directory)/\(name)") }
+    }
 }

@@ -87,6 +87,9 @@ final class PlayPixelLayer {
         return bytes
     }
 
+    /// The game is over: frame files the terminal never read are removed.
+    func removeLeftoverFiles() { frameFile?.removeLeftovers() }
+
     /// The kitty placement's shape needs the cell size too; without an answer, cells are taken
     /// as twice as tall as wide (nearly every terminal font).
     private var cellSize: CellPixelSize {

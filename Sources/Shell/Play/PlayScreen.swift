@@ -236,6 +236,7 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
         guard !closed else { return }
         closed = true
         hidePixels()
+        picture.pixels?.removeLeftoverFiles()
         session.close(now: clock())
         logThreadCPU()
     }

@@ -137,6 +137,17 @@ final class PixelsInProcessTests: XCTestCase {
         XCTAssertTrue(try kittyCommands(asked).isEmpty, "nothing the terminal did not say it understands")
     }
 
+    func testClosingTheMenuBringsTheImageBack() throws {
+        let game = try PlayHarness(label: "pixels-resume", graphicsReplies: Self.kittyReplies)
+        defer { game.finish() }
+        try step(game, until: "a kitty image") { try kittyCommands(game).contains { $0.keys["a"] == "T" } }
+        game.openPauseMenu()
+        let beforeResume = game.app.terminal.recorded.count
+        game.app.type("\r")  // Resume
+        try step(game, until: "the image again") { try kittyCommands(game, since: beforeResume).contains { $0.keys["a"] == "T" } }
+        XCTAssertFalse(game.screen.contains("Resume"))
+    }
+
     func testPauseMenuSwitchesBetweenPixelsAndHalfBlocks() throws {
         let game = try PlayHarness(label: "pixels-menu", graphicsReplies: Self.kittyReplies)
         defer { game.finish() }
