@@ -22,9 +22,9 @@ DEPS_BUILD := libncurses-dev libasound2-dev retroarch-dev libretro-core-info lib
 DEPS_CORES := libretro-nestopia libretro-gambatte libretro-mgba libretro-bsnes-mercury-performance \
 	libretro-desmume libretro-beetle-pce-fast
 DEPS_TEST := tmux cc65 sdcc binutils-arm-none-eabi libchafa-dev libglib2.0-dev python3 zip p7zip-full \
-	openssh-server openssh-client xvfb xterm xdotool
+	openssh-server openssh-client xvfb xterm xdotool kitty imagemagick
 # make bench: a venv for the peer (gambaterm, from PyPI).
-DEPS_BENCH := python3-venv
+DEPS_BENCH := python3-venv libsixel-dev
 DEPS := $(DEPS_BUILD) $(DEPS_CORES) $(DEPS_TEST) $(DEPS_BENCH)
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

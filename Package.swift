@@ -71,7 +71,7 @@ let package = Package(
         // the screen model).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"], exclude: ["Support/kitty_pty.py"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"], exclude: ["Support/kitty_pty.py", "Support/real_terminal.py"]),
         .testTarget(name: "ReliabilityTests", dependencies: ["Shell", "Emulation", "Input", "PhosphorKit", "TestSupport"]),
         // Writes a file with AtomicFile.write in a loop so ReliabilityTests can SIGKILL it mid-write.
         .executableTarget(name: "AtomicWriteProbe", dependencies: ["PhosphorKit"], path: "Tests/Probes/AtomicWriteProbe"),

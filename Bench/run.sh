@@ -12,6 +12,8 @@
 #   3. audio: underruns per minute and audio-thread CPU (Bench/audio/run.sh)
 #   4. peer: `BIN play` against gambaterm (PyPI) in a pseudo-terminal (Bench/peer/compare.py)
 #   5. memory: peak RSS of the headless runs of section 1
+#   6. pixels: kitty graphics and sixel encoding per frame beside half blocks, against libsixel
+#      (Bench/pixels/run.sh, on the frames recorded for section 2)
 # A section that cannot run prints why and the others go on; the exit status is non-zero
 # if any section failed.
 #
@@ -153,6 +155,14 @@ if [ -s "$work/memory.md" ]; then
 else
     say "Not measured (section 1 did not run)."
 fi
+
+# ---- 6: pixels (kitty graphics, sixel) -------------------------------------------
+say "" "## 6. Pixels: kitty graphics and sixel per frame, beside half blocks and libsixel" ""
+say "Encode time per frame from the core's XRGB8888 frame to the bytes written (kitty local: including" \
+    "writing the /dev/shm file), and bytes per frame (kitty: changed frames only, as the play screen" \
+    "sends them; kitty scales in the terminal, so its cost does not depend on the scale)." ""
+section_run pixels Bench/pixels/run.sh ${frame_dirs[@]+"${frame_dirs[@]}"}
+say ""
 
 # ---- BENCHMARKS.md: this run, plus the soak section of the last soak ----------------
 {

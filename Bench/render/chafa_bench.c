@@ -13,6 +13,7 @@
  * Usage: chafa_bench [--passes N] [--sizes 128x60,256x120] DIR...
  */
 #include <chafa.h>
+#include "../frame_file.h"
 #include <errno.h>
 #include <glob.h>
 #include <stdint.h>
@@ -26,34 +27,12 @@ typedef struct {
     uint8_t *rgb; /* width * height * 3 */
 } Frame;
 
-static void die(const char *message, const char *detail) {
-    fprintf(stderr, "chafa_bench: %s%s%s\n", message, detail ? ": " : "", detail ? detail : "");
-    exit(1);
-}
-
-static uint64_t now_ns(void) {
-    struct timespec ts;
-    if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0) die("clock_gettime failed", strerror(errno));
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static uint32_t read_u32le(const uint8_t *p) {
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 static Frame load_frame(const char *path) {
-    FILE *file = fopen(path, "rb");
-    if (!file) die("cannot open", path);
-    uint8_t header[8];
-    if (fread(header, 1, 8, file) != 8) die("short header in", path);
-    Frame frame = { (int)read_u32le(header), (int)read_u32le(header + 4), NULL };
-    if (frame.width <= 0 || frame.height <= 0 || frame.width > 4096 || frame.height > 4096) die("bad size in", path);
+    Frame frame = { 0, 0, NULL };
+    uint8_t *xrgb = load_xrgb(path, &frame.width, &frame.height);
     size_t count = (size_t)frame.width * (size_t)frame.height;
-    uint8_t *xrgb = malloc(count * 4);
     frame.rgb = malloc(count * 3);
-    if (!xrgb || !frame.rgb) die("out of memory", path);
-    if (fread(xrgb, 4, count, file) != count) die("short pixel data in", path);
-    fclose(file);
+    if (!frame.rgb) die("out of memory", path);
     for (size_t i = 0; i < count; i++) { /* little-endian XRGB: bytes B, G, R, X */
         frame.rgb[i * 3] = xrgb[i * 4 + 2];
         frame.rgb[i * 3 + 1] = xrgb[i * 4 + 1];
@@ -101,6 +80,7 @@ static void bench(const char *scene, Frame *frames, size_t frame_count, int colu
 }
 
 int main(int argc, char **argv) {
+    bench_program = "chafa_bench";
     int passes = 2;
     const char *sizes = "128x60,256x120";
     gchar *environment[] = { "TERM=xterm-256color", "COLORTERM=truecolor", NULL };

@@ -203,3 +203,11 @@ long long csystem_thread_cpu_nanoseconds(void)
         return -1;
     return (long long)now.tv_sec * 1000000000LL + now.tv_nsec;
 }
+
+int csystem_window_pixels(int fd, uint16_t *width, uint16_t *height) {
+    struct winsize size;
+    if (ioctl(fd, TIOCGWINSZ, &size) != 0) return -1;
+    *width = size.ws_xpixel;
+    *height = size.ws_ypixel;
+    return 0;
+}

@@ -83,4 +83,12 @@ public enum InputEvent: Sendable, Hashable {
     /// The reply `OSC 11 ; rgb:RRRR/GGGG/BBBB ST` to the background-colour query `OSC 11 ; ? ST`,
     /// components scaled to 0...1 (terminals send 1 to 4 hex digits per component).
     case backgroundColor(red: Double, green: Double, blue: Double)
+    /// The kitty graphics protocol's answer `ESC _ G i=ID ; message ESC \` (`OK`, or an error
+    /// such as `ENOENT:…`) to a query or command with image id `imageID`.
+    case graphicsReply(imageID: Int, message: String)
+    /// XTSMGRAPHICS, the reply `CSI ? item ; status ; values S` to `CSI ? item ; 1 S` (item 1:
+    /// colour registers, 2: sixel geometry; status 0 = success).
+    case graphicsAttribute(item: Int, status: Int, values: [Int])
+    /// The reply `CSI 6 ; height ; width t` to `CSI 16 t`: one cell's size in pixels.
+    case cellPixelSize(width: Int, height: Int)
 }

@@ -1,7 +1,8 @@
 extension KeyDecoder {
-    /// The event a finished control string carries: only an OSC 11 reply means something to us.
+    /// The event a finished control string carries: an OSC 11 reply, or a kitty graphics reply (APC `G`).
     /// `index` is the string's ESC, `bodyEnd` where its terminator starts.
     static func stringEvent(_ bytes: [UInt8], at index: Int, bodyEnd: Int) -> InputEvent? {
+        if bytes[index + 1] == UInt8(ascii: "_") { return graphicsReply(bytes[(index + 2)..<bodyEnd]) }
         guard bytes[index + 1] == UInt8(ascii: "]") else { return nil }
         let body = String(decoding: bytes[(index + 2)..<bodyEnd], as: UTF8.self)
         guard body.hasPrefix("11;") else { return nil }

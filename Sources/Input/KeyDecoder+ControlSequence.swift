@@ -66,6 +66,7 @@ extension KeyDecoder {
             case ("<", "M"), ("<", "m"): return mouse(values, released: final == "m")
             case ("?", "u"): return values.first?.first?.map { .keyboardFlags($0) } ?? .keyboardFlags(0)
             case ("?", "c"): return .deviceAttributes(values.map { $0.first.flatMap { $0 } ?? 0 })
+            case ("?", "S"): return graphicsAttribute(values)
             default: return nil
             }
         }
@@ -89,6 +90,7 @@ extension KeyDecoder {
                 return keyEvent(kittyKey(code))
             }
             return keyEvent(tildeKey(number))
+        case "t" where first == 6: return cellPixelSize(values)
         case "I" where values.count <= 1 && first == nil: return .focus(true)
         case "O" where values.count <= 1 && first == nil: return .focus(false)
         case "A": return keyEvent(.up)

@@ -124,7 +124,8 @@ public final class PlayerInput {
             holdModel.releaseAll()
             pointer.pressed = false
             return []
-        case .focus(true), .paste, .keyboardFlags, .deviceAttributes, .modeReport, .backgroundColor:
+        case .focus(true), .paste, .keyboardFlags, .deviceAttributes, .modeReport, .backgroundColor,
+             .graphicsReply, .graphicsAttribute, .cellPixelSize:
             return []
         }
     }

@@ -3,18 +3,28 @@ import PhosphorKit
 
 /// The questions Phosphor asks a terminal at start, and what its answers mean: whether it knows
 /// synchronized output (DECRQM 2026), what its background colour is (OSC 11, for the menu
-/// palette) and whether it takes the kitty keyboard protocol (key releases). The app writes
+/// palette), whether it takes the kitty keyboard protocol (key releases) and what pixel
+/// graphics it has (`GraphicsDetection`). The app writes
 /// `start()`, feeds every decoded event to `handle` — also after `timedOut()`, since a slow
 /// terminal's answers still count when they come late. UI thread only.
 public struct TerminalNegotiation {
     public private(set) var keyboard = KeyboardProtocolNegotiation()
+    /// Pixel graphics (kitty graphics, sixel, cell size), asked before the keyboard's DA1.
+    public private(set) var graphics: GraphicsDetection
     /// The background OSC 11 reported (`unknown` until it answers; some never do).
     public private(set) var background = TerminalBackground.unknown
     private let asksBackground: Bool
 
     /// `asksBackground`: send the OSC 11 query (not to the Linux console, which prints an OSC
     /// it does not know).
-    public init(asksBackground: Bool = true) { self.asksBackground = asksBackground }
+    /// `graphics`: the pixel-graphics detection (`GraphicsDetection`); nil asks nothing about
+    /// pixels (the Linux console prints an APC string it does not know).
+    public init(asksBackground: Bool = true, graphics: GraphicsDetection? = nil) {
+        self.asksBackground = asksBackground
+        self.asksGraphics = graphics != nil
+        self.graphics = graphics ?? GraphicsDetection(multiplexer: nil, probeFile: nil)
+    }
+    private let asksGraphics: Bool
 
     /// `OSC 11 ; ? ST`: "what is your background colour".
     public static let backgroundQuery: [UInt8] = Array("\u{1B}]11;?\u{1B}\\".utf8)
@@ -22,12 +32,14 @@ public struct TerminalNegotiation {
     /// The queries to write. The synchronized-output and background queries go first: their
     /// replies, if any, come before DA1's, which ends the keyboard detection.
     public mutating func start() -> [UInt8] {
-        SynchronizedOutput.query + (asksBackground ? Self.backgroundQuery : []) + keyboard.start()
+        SynchronizedOutput.query + (asksBackground ? Self.backgroundQuery : [])
+            + (asksGraphics ? graphics.start() : []) + keyboard.start()
     }
 
     /// Takes a reply to one of the queries (and answers it on `terminal` where the protocol
     /// needs a next step). Returns false for an event that is no reply (ordinary input).
     public mutating func handle(_ event: InputEvent, terminal: any TerminalDevice) -> Bool {
+        if graphics.handle(event) { return true }
         switch event {
         case .modeReport(let mode, let setting):
             if mode == SynchronizedOutput.mode {
@@ -51,9 +63,17 @@ public struct TerminalNegotiation {
     }
 
     /// No answer in time: the terminal has no kitty protocol (or a broken one).
-    public mutating func timedOut() { keyboard.timedOut() }
+    public mutating func timedOut() {
+        keyboard.timedOut()
+        graphics.timedOut()
+    }
 
-    public var isFinished: Bool { keyboard.isFinished }
+    /// Fills in the cell size from the tty's window pixels where `CSI 16 t` got no answer.
+    public mutating func useWindowPixels(width: Int, height: Int, columns: Int, rows: Int) {
+        graphics.useWindowPixels(width: width, height: height, columns: columns, rows: rows)
+    }
+
+    public var isFinished: Bool { keyboard.isFinished && (!asksGraphics || graphics.isFinished) }
     /// Whether the terminal reports key releases (kitty keyboard protocol active).
     public var releaseEvents: Bool { keyboard.releaseEvents }
 

@@ -246,3 +246,11 @@ public final class TerminalSession: TerminalDevice {
 
     public var now: ContinuousClock.Instant { .now }
 }
+
+extension TerminalSession {
+    /// The window's size in pixels as the tty knows it (nil when the terminal leaves it zero).
+    public var windowPixels: (width: Int, height: Int)? {
+        guard let size = try? terminalPixelSize(of: output), size.width > 0, size.height > 0 else { return nil }
+        return size
+    }
+}

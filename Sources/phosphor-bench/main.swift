@@ -10,6 +10,8 @@ import Render
 //                         [--chafa RESULTS.tsv] DIR...
 //       renders every frame directory at every canvas size and prints a Markdown table;
 //       with --chafa, chafa_bench's results (same directories) go in the columns beside ours.
+//   phosphor-bench pixels [--passes N] [--scales 1,3] [--external RESULTS.tsv] DIR...
+//       kitty graphics (zlib, local file) and sixel per frame beside half blocks (Markdown table).
 //   phosphor-bench show [--color M] [--size COLSxROWS] [--fps N] DIR
 //       plays a frame directory on this terminal (for looking at the output by eye).
 
@@ -148,6 +150,8 @@ do {
         try runRender(Array(arguments.dropFirst()))
     case "show"?:
         try runShow(Array(arguments.dropFirst()))
+    case "pixels"?:
+        try runPixels(Array(arguments.dropFirst()))
     default:
         throw UsageError(description: "usage: phosphor-bench make-scroll DIR [N] | make-static DIR [N] | render [--color M] [--passes N] [--sizes WxH,…] [--chafa TSV] DIR…")
     }

@@ -5,6 +5,8 @@
 
 /// Terminal size in cells via TIOCGWINSZ. Returns 0 or -1 with errno set.
 int csystem_window_size(int fd, uint16_t *rows, uint16_t *columns);
+/// The window size in pixels TIOCGWINSZ reports (0 x 0 where the terminal does not fill it in).
+int csystem_window_pixels(int fd, uint16_t *width, uint16_t *height);
 
 /// open(2) without the variadic signature.
 int csystem_open(const char *path, int flags, unsigned mode);

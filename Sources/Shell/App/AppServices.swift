@@ -14,9 +14,13 @@ final class AppServices {
     var overrides = Overrides()
     /// Printed after the terminal is restored (a fatal error in the interactive program).
     var exitMessage: String?
+    /// What the terminal said about pixel graphics at start (set once the negotiation is over).
+    var graphics = GraphicsCapabilities()
 
     struct Overrides {
         var colorMode: String?
+        /// `--video`: half blocks or a pixel protocol for this run.
+        var videoMode: VideoModeChoice?
         var noAudio = false
         var audioDevice: String?
         var frameLimit: UInt64?

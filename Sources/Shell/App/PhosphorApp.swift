@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Input
 import PhosphorKit
+import Render
 import Terminal
 
 /// The interactive program: owns the terminal, reads and decodes input, keeps the stack of
@@ -63,9 +64,21 @@ final class PhosphorApp {
     /// (the reason is in `services.exitMessage`).
     func start(_ makeFirstScreen: (PhosphorApp) throws -> Screen) -> Bool {
         let quirks = TerminalQuirks(terminalName: CursesWindow.terminalName, environment: environment)
-        negotiation = TerminalNegotiation(asksBackground: quirks.mayAskBackground)
+        // The file query needs a file of ours for the terminal to read (kitty deletes it if it did).
+        let probe = (quirks.isTmux || quirks.isGNUScreen) ? nil : KittyFrameFile()
+        let probePath = probe?.write([0, 0, 0])
+        let graphics = quirks.mayAskBackground
+            ? GraphicsDetection(multiplexer: quirks.isTmux ? "tmux" : quirks.isGNUScreen ? "GNU screen" : nil, probeFile: probePath)
+            : nil
+        negotiation = TerminalNegotiation(asksBackground: quirks.mayAskBackground, graphics: graphics)
         terminal.write(negotiation.start())
         waitForNegotiation(deadline: terminal.now + .milliseconds(400))
+        if let probe, let probePath { probe.remove(probePath) }
+        if let pixels = (terminal as? TerminalSession)?.windowPixels {
+            negotiation.useWindowPixels(width: pixels.width, height: pixels.height, columns: terminal.columns, rows: terminal.rows)
+        }
+        services.graphics = negotiation.graphics.capabilities
+        Log.info("graphics: \(services.graphics.summary)")
         adoptTheme()
         do {
             screens = [try makeFirstScreen(self)]
@@ -130,6 +143,7 @@ final class PhosphorApp {
     private func route(_ event: InputEvent, now: ContinuousClock.Instant) {
         let before = (releaseEvents: negotiation.releaseEvents, background: negotiation.background)
         if negotiation.handle(event, terminal: terminal) {
+            services.graphics = negotiation.graphics.capabilities  // late answers count for the next game
             // Answers keep counting after the start-up deadline (kitty can be that slow).
             if negotiation.releaseEvents, !before.releaseEvents, let session {
                 Log.info("keyboard protocol (late answer): \(negotiation.keyboard.state)")

@@ -19,11 +19,15 @@ enum PlayCommand {
     /// browser (plain `phosphor --option`), else it is a usage error (`phosphor play`).
     static func request(_ arguments: [String], browserWithoutROM: Bool) throws -> Request {
         let parsed = try CommandLineArguments(
-            arguments, valueOptions: ["frames", "color", "core", "audio-device"], flagOptions: ["no-audio", "continue"])
+            arguments, valueOptions: ["frames", "color", "video", "core", "audio-device"], flagOptions: ["no-audio", "continue"])
         if let color = parsed.options["color"], !["24bit", "truecolor", "256", "16"].contains(color) {
             throw CommandLineArguments.UsageError(description: "--color takes 24bit, 256 or 16, not '\(color)'")
         }
+        if let video = parsed.options["video"], VideoModeChoice(rawValue: video) == nil {
+            throw CommandLineArguments.UsageError(description: "--video takes auto, kitty, sixel or blocks, not '\(video)'")
+        }
         var overrides = AppServices.Overrides()
+        overrides.videoMode = parsed.options["video"].flatMap(VideoModeChoice.init(rawValue:))
         overrides.colorMode = parsed.options["color"]
         overrides.noAudio = parsed.flags.contains("no-audio")
         overrides.audioDevice = parsed.options["audio-device"]

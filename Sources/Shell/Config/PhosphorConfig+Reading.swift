@@ -28,6 +28,7 @@ extension PhosphorConfig {
 
         if var video = try top.object("video") {
             if let mode = try video.choice("colorMode", as: ColorModeChoice.self) { config.video.colorMode = mode }
+            if let mode = try video.choice("videoMode", as: VideoModeChoice.self) { config.video.videoMode = mode }
             if let integer = try video.bool("integerScale") { config.video.integerScale = integer }
             if let status = try video.bool("showStatusBar") { config.video.showStatusBar = status }
             warnings += unknown(video, what: "setting")

@@ -41,6 +41,8 @@ public enum ColorModeChoice: String, CaseIterable, Sendable, Codable {
 
 public struct VideoSettings: Sendable, Equatable, Codable {
     public var colorMode: ColorModeChoice = .auto
+    /// Half blocks or real pixels (kitty graphics, sixel) for the game picture.
+    public var videoMode: VideoModeChoice = .auto
     /// Scale the picture only by whole multiples of the core's pixels (sharper, may leave borders).
     public var integerScale = false
     public var showStatusBar = true

@@ -56,6 +56,9 @@ final class PauseMenu: ListMenu, GameObservingScreen {
                 $0.append(.push(KeyMapEditor(snapshot: game)))
             }),
             MenuItem(label: "Screenshot", activate: { $0 += [.game(.screenshot), .closeOverlays] }),
+            MenuItem(label: "Video", value: "◂ \(game.videoMode.rawValue) ▸", adjust: { step, actions in
+                actions.append(.game(.stepVideoMode(step)))
+            }),
             MenuItem(label: "Colour", value: "◂ \(game.colorMode.rawValue) ▸", adjust: { step, actions in
                 actions.append(.game(.stepColorMode(step)))
             }),

@@ -8,6 +8,12 @@ final class PlayPicture {
     let renderer: FrameRenderer
     var integerScale: Bool
     private var lastSize = (columns: 0, rows: 0)
+    /// Real pixels for the game screens (kitty graphics or sixel); nil: half blocks.
+    var pixels: PlayPixelLayer?
+    /// A menu is over the picture: the pixel images are down and the screens are half blocks
+    /// underneath it (kitty images would sit above the menu's text).
+    var pixelsHidden = false
+    private var drawsPixels: Bool { pixels != nil && !pixelsHidden }
 
     /// - Parameter synchronizedOutput: wrap frames in mode 2026 (only where the terminal said it knows it).
     init(colorMode: ColorMode, integerScale: Bool, synchronizedOutput: Bool) {
@@ -24,7 +30,10 @@ final class PlayPicture {
     }
 
     /// Next encode repaints every cell (after an overlay closed, a resize, Ctrl-L).
-    func invalidate() { renderer.invalidate() }
+    func invalidate() {
+        renderer.invalidate()
+        pixels?.invalidate()
+    }
 
     struct Content {
         var frame: VideoFrame?
@@ -57,7 +66,7 @@ final class PlayPicture {
                                  background: background)
             }
         } else {
-            if let frame = content.frame { drawScreens(frame, content) }
+            if let frame = content.frame, !drawsPixels { drawScreens(frame, content) }
             drawBorders(content)
             drawLegend(content)
         }
@@ -66,6 +75,14 @@ final class PlayPicture {
         _ = renderer.encodeChanges(into: &output)
         // The caller resets SGR and moves the cursor back for ncurses after these bytes.
         renderer.encoder.forgetTerminalState()
+        if let pixels, !pixelsHidden {
+            // Pixels go over the (empty) cells the text layer left for the screens.
+            if content.tooSmallMessage == nil, let frame = content.frame {
+                output += pixels.render(frame, screens: pixelScreens(frame, content), integerScale: integerScale, terminalRows: rows)
+            } else {
+                output += pixels.hide()
+            }
+        }
         return output
     }
 
@@ -86,6 +103,17 @@ final class PlayPicture {
                                   options: ScalingOptions(aspectRatio: aspect, integerScaling: integerScale,
                                                           barColor: RGBColor(rawValue: content.skin.background.rgb)))
             }
+        }
+    }
+
+    /// The skin's screens for the pixel layer, with the same regions `drawScreens` uses.
+    private func pixelScreens(_ frame: VideoFrame, _ content: Content) -> [PlayPixelLayer.Screen] {
+        content.layout.screens.map { screen in
+            let region = screen.source.map { region in
+                content.skin.frame.map { region.scaled(from: $0, to: FrameSize(width: frame.width, height: frame.height)) } ?? region
+            }
+            return PlayPixelLayer.Screen(source: region ?? PixelRect(x: 0, y: 0, width: frame.width, height: frame.height),
+                                         cells: screen.cells, aspectRatio: region == nil ? content.aspectRatio : nil)
         }
     }
 

@@ -23,10 +23,19 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
     private var needsRender = true
     private var shownNotice: String?
     private var closed = false
+    private unowned let terminal: any TerminalDevice
+    /// What the terminal said about pixels at start, and the video mode the picture follows now.
+    private let graphics: GraphicsCapabilities
+    private var videoChoice: VideoModeChoice?
+    /// Set when the link proved too slow for pixels: half blocks for the rest of the game.
+    private var pixelsTooSlow = false
+    private var pixelLink = PixelLinkMonitor(framePeriod: .milliseconds(16))
 
     init(session: GameSession, services: AppServices, terminal: any TerminalDevice) {
         self.session = session
         clock = { [unowned terminal] in terminal.now }
+        self.terminal = terminal
+        graphics = services.graphics
         cadence = DisplayCadence(start: terminal.now)
         picture = PlayPicture(colorMode: session.colorMode, integerScale: session.integerScale,
                               synchronizedOutput: terminal.synchronizedOutput)
@@ -36,6 +45,42 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
             + session.startNotices
         session.queueNotices(notices, seconds: 6, now: terminal.now)  // each in turn, 6 s apiece
         for notice in notices { Log.warning(notice) }
+        Log.info("graphics: \(graphics.summary)")
+        updateVideoOutput()
+    }
+
+    // MARK: Pixels
+
+    /// Follows the session's video mode (`--video`, the pause menu): swaps the picture between
+    /// half blocks and the pixel layer, taking down what the old one showed.
+    private func updateVideoOutput() {
+        let choice = pixelsTooSlow ? VideoModeChoice.blocks : session.videoMode
+        guard choice != videoChoice else { return }
+        let firstTime = videoChoice == nil
+        videoChoice = choice
+        let (output, notice) = VideoOutput.resolve(choice, capabilities: graphics)
+        if let old = picture.pixels, old.output != output { terminal.write(old.hide()) }
+        if picture.pixels?.output != output {
+            picture.pixels = output.isPixels ? PlayPixelLayer(output: output) : nil
+        }
+        Log.info("video: \(choice.rawValue) → \(output.name)\(notice.map { " (\($0))" } ?? "")")
+        // Said once: at start for auto (only when something blocked pixels), and whenever the
+        // player asked for a mode that cannot be had.
+        if let notice, choice != .auto || firstTime { session.notify(notice, now: clock()) }
+        repaintFully()
+    }
+
+    /// Takes the pixel pictures down (a menu over them, suspend, quit).
+    private func hidePixels() {
+        if let pixels = picture.pixels { terminal.write(pixels.hide()) }
+        picture.pixelsHidden = true
+        picture.invalidate()
+    }
+
+    /// Brings them back (the menu closed, the game resumed).
+    private func showPixels() {
+        picture.pixelsHidden = false
+        repaintFully()
     }
 
     private var quitAction: AppAction { session.launchedFromLibrary ? .returnToLibrary : .quit }
@@ -71,7 +116,7 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
     func coverChanged(covered: Bool) {
         session.setPaused(covered, for: .menu)
         status.markStale()
-        if !covered { repaintFully() }
+        if covered { hidePixels() } else { showPixels() }
     }
 
     func becameTop() { repaintFully() }
@@ -93,6 +138,7 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
             break
         }
         if picture.colorMode != session.colorMode { picture.colorMode = session.colorMode }
+        updateVideoOutput()
         if let frame = session.thread.mailbox.takeLatest() {
             status.countShownFrame(now: now)
             // Most games repeat identical frames often; drawing them again would only cost CPU.
@@ -104,7 +150,9 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
             shownNotice = session.notice?.text
             needsRender = true
         }
-        if needsRender && !session.isHeldByMenu {
+        // A picture that has not drained yet: this frame waits (PixelLinkMonitor).
+        let linkBusy = picture.pixels != nil && pixelLink.shouldSkipFrame(now: .now)
+        if needsRender && !session.isHeldByMenu && !linkBusy {
             needsRender = false
             let before = try? ThreadCPUTime.current()
             render(context: context, coreStatus: coreStatus, now: now)
@@ -112,6 +160,7 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
             renderCount += 1
         }
         let fps = min(max(coreStatus.avInfo?.framesPerSecond ?? 60, 30), 60)
+        pixelLink.framePeriod = .nanoseconds(Int64(1e9 / fps))
         return cadence.timeUntilNextTick(now: now, period: .nanoseconds(Int64(1e9 / fps)))
     }
 
@@ -136,7 +185,17 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
             tooSmallMessage: tooSmall
                 ? "Terminal too small: \(columns)x\(rows), this skin needs \(max(layout.requiredColumns, TerminalLimits.minimumColumns))x\(max(layout.requiredRows, TerminalLimits.minimumRows))"
                 : nil)
-        context.writeRaw(picture.render(content, columns: columns, rows: rows))
+        let bytes = picture.render(content, columns: columns, rows: rows)
+        let started = ContinuousClock.now
+        context.writeRaw(bytes)
+        if let pixels = picture.pixels, pixels.lastPayloadBytes > 0 {
+            pixelLink.recordWrite(started: started, duration: .now - started)
+            if pixelLink.shouldFallBack {
+                pixelsTooSlow = true
+                session.notify("the link is too slow for pixels (over 100 ms a picture): half blocks", now: now)
+            }
+        }
+        if picture.pixels != nil { updateTouchScreen(layout) }
     }
 
     func currentLayout(columns: Int, rows: Int) -> SkinLayout {
@@ -150,7 +209,12 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
     private func updateTouchScreen(_ layout: SkinLayout) {
         guard session.system == .nds else { return }
         // The touch screen is the one whose source is the bottom half of the DS frame.
-        session.input.touchScreen = layout.screens.first(where: { ($0.source?.y ?? 0) > 0 })?.cells
+        guard let index = layout.screens.firstIndex(where: { ($0.source?.y ?? 0) > 0 }) else {
+            session.input.touchScreen = nil
+            return
+        }
+        // In pixel mode the picture covers exactly its placement's cells.
+        session.input.touchScreen = picture.pixels?.placement(ofScreen: index)?.cells ?? layout.screens[index].cells
     }
 
     private func legendEntries(for layout: SkinLayout) -> [(label: String, keys: [String])] {
@@ -171,6 +235,8 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
     func close() {
         guard !closed else { return }
         closed = true
+        hidePixels()
+        picture.pixels?.removeLeftoverFiles()
         session.close(now: clock())
         logThreadCPU()
     }
@@ -186,10 +252,13 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
                  + "drawing=\(String(format: "%.4f", renderCPU.inSeconds))")
     }
 
-    func willSuspend() { session.setPaused(true, for: .suspended) }
+    func willSuspend() {
+        hidePixels()
+        session.setPaused(true, for: .suspended)
+    }
 
     func didResume() {
         session.setPaused(false, for: .suspended)
-        repaintFully()
+        showPixels()
     }
 }

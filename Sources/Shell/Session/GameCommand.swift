@@ -19,6 +19,8 @@ enum GameCommand: Equatable {
     /// Steps through the fast-forward speeds this system allows (−1 back, +1 on).
     case stepFastForwardSpeed(Int)
     case stepColorMode(Int)
+    /// Steps through auto, kitty, sixel and half blocks.
+    case stepVideoMode(Int)
     /// Volume up or down by ten per cent a step.
     case stepVolume(Int)
     case toggleMute

@@ -33,6 +33,11 @@ extension GameSession {
             let next = modes[(index + step + modes.count) % modes.count]
             colorModeOverride = nil
             services.configStore.config.video.colorMode = ColorModeChoice(rawValue: next.rawValue) ?? .auto
+        case .stepVideoMode(let step):
+            let modes = VideoModeChoice.allCases
+            let index = modes.firstIndex(of: videoMode) ?? 0
+            videoModeOverride = nil
+            services.configStore.config.video.videoMode = modes[(index + step + modes.count) % modes.count]
         case .stepVolume(let step):
             guard let audio else { outcome.problem = audioStatus ?? "no sound"; break }
             let volume = min(100, max(0, Int((audio.volume * 100).rounded()) + step * 10))

@@ -40,6 +40,7 @@ final class GameSession {
     let cheatSupport: CoreCheatSupport
     /// The colour mode from `--color` for this run; a choice in the menu replaces it.
     var colorModeOverride: ColorMode?
+    var videoModeOverride: VideoModeChoice?
     /// What the environment says the terminal shows (COLORTERM, TERM), read once: the play
     /// screen asks for `colorMode` on every tick.
     private let detectedColorMode: ColorMode
@@ -130,6 +131,7 @@ final class GameSession {
                             releaseSource: keyRelease.source)
         if let repeatTiming = keyRelease.repeatTiming { input.adoptRepeatTiming(repeatTiming) }
         colorModeOverride = try? services.overrides.colorMode.map(ColorMode.init(argument:))
+        videoModeOverride = services.overrides.videoMode
         detectedColorMode = ColorMode.detect(environment: ProcessInfo.processInfo.environment)
         states = StateStore(folder: services.paths.states.appendingPathComponent(system.rawValue),
                             game: GameIdentity(key: gameKey, system: system, romSize: Self.fileSize(launch.rom),
@@ -184,11 +186,14 @@ final class GameSession {
     var colorMode: ColorMode {
         colorModeOverride ?? config.video.colorMode.renderMode ?? detectedColorMode
     }
+    /// Half blocks or pixels, as chosen (`--video` until the pause menu changes it).
+    var videoMode: VideoModeChoice { videoModeOverride ?? config.video.videoMode }
     var enabledCheatCount: Int { cheatSupport.isSupported ? cheatStore.list.enabledCount : 0 }
 
     var snapshot: GameSnapshot {
         GameSnapshot(system: system, launchedFromLibrary: launchedFromLibrary, slot: slot, fastForwardText: speedText,
                      holdText: input.holdStatusText, heldButtons: input.holdButtons.held, colorMode: colorMode,
+                     videoMode: videoMode,
                      volume: audio.map { Int(($0.volume * 100).rounded()) }, muted: config.audio.muted,
                      audioStatus: audioStatus, dsLayout: dsLayout, statusBarVisible: statusBarVisible,
                      canUndoLoad: states.canUndoLoad, stateSlots: states.list(), keyMap: input.keyMap,

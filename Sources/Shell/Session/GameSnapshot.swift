@@ -15,6 +15,7 @@ struct GameSnapshot {
     var holdText: String?
     var heldButtons: ButtonMask
     var colorMode: ColorMode
+    var videoMode: VideoModeChoice
     /// Volume in per cent; nil when there is no sound device.
     var volume: Int?
     var muted: Bool

@@ -45,9 +45,11 @@ final class AppHarness {
     /// Answers the start-up queries as a terminal without the kitty protocol does (DA1 only),
     /// or as one with it, then opens the first screen. `background`: the OSC 11 answer (nil: the
     /// terminal does not answer it). `answersKeyboard` false: no DA1 in time (the test sends it late).
+    /// `graphicsReplies`: the answers to the pixel-graphics queries, sent before DA1.
     func start(kittyKeyboard: Bool = false, background: String? = AppHarness.darkBackground, answersKeyboard: Bool = true,
-               _ first: (PhosphorApp) throws -> Screen) throws {
+               graphicsReplies: String = "", _ first: (PhosphorApp) throws -> Screen) throws {
         if let background { terminal.send("\u{1B}]11;\(background)\u{1B}\\") }
+        terminal.send(graphicsReplies)
         if !answersKeyboard {
             // Nothing else in time: the negotiation gives up at its deadline.
         } else if kittyKeyboard {

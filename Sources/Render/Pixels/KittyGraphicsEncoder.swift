@@ -1,0 +1,72 @@
+import PhosphorKit
+
+/// Builds kitty graphics protocol commands (APC `ESC _ G keys ; payload ESC \`): one image per
+/// screen, re-sent with the same image and placement ids so each frame replaces the last in
+/// place (no flicker, and the terminal's image store never grows), scaled by the terminal into
+/// the placement's cells, replies suppressed (`q=2`). Any thread (stateless).
+public enum KittyGraphicsEncoder {
+    /// How the pixels reach the terminal.
+    public enum Transport: Sendable, Equatable {
+        /// In the escape code, base64 (`t=d`), zlib-compressed first (`o=z`) when `compressed`:
+        /// works over any link (SSH).
+        case direct(compressed: Bool)
+        /// A file the caller has written the raw RGB bytes to (`t=t`); the terminal reads and
+        /// deletes it. Only on the terminal's own machine: no base64, no compression.
+        case temporaryFile(path: String)
+    }
+
+    /// Largest base64 payload in one chunk (the protocol's limit).
+    public static let chunkSize = 4096
+
+    /// Moves the cursor to the placement's top-left cell and sends `image` to be shown there,
+    /// scaled into `cells`. `C=1` leaves the cursor where it was put.
+    public static func place(_ image: PixelImage, imageID: Int, placementID: Int, cells: CellRect,
+                             transport: Transport, into output: inout [UInt8]) throws(Zlib.Failure) {
+        output += Array("\u{1B}[\(cells.y + 1);\(cells.x + 1)H".utf8)
+        var keys = "a=T,q=2,f=24,s=\(image.width),v=\(image.height),i=\(imageID),p=\(placementID),c=\(cells.columns),r=\(cells.rows),C=1"
+        switch transport {
+        case .temporaryFile(let path):
+            keys += ",t=t"
+            appendCommand(keys, payload: Array(path.utf8), into: &output)
+        case .direct(let compressed):
+            if compressed {
+                keys += ",o=z"
+                appendCommand(keys, payload: try Zlib.compress(image.rgb, level: 1), into: &output)
+            } else {
+                appendCommand(keys, payload: image.rgb, into: &output)
+            }
+        }
+    }
+
+    /// Deletes an image and frees its data (`d=I`): the picture goes, the store stays small.
+    public static func delete(imageID: Int) -> [UInt8] {
+        Array("\u{1B}_Ga=d,d=I,i=\(imageID),q=2\u{1B}\\".utf8)
+    }
+
+    /// `keys` and the base64 of `payload`, in chunks of at most `chunkSize` bytes: the first
+    /// carries the keys, every one but the last `m=1`.
+    static func appendCommand(_ keys: String, payload: [UInt8], into output: inout [UInt8]) {
+        var encoded: [UInt8] = []
+        encoded.reserveCapacity(Base64.encodedLength(payload.count))
+        Base64.append(payload, to: &encoded)
+        output.reserveCapacity(output.count + encoded.count + encoded.count / chunkSize * 16 + keys.utf8.count + 16)
+        var start = 0
+        var first = true
+        repeat {
+            let end = min(start + chunkSize, encoded.count)
+            let more = end < encoded.count
+            output += [0x1B, UInt8(ascii: "_"), UInt8(ascii: "G")]
+            if first {
+                output += Array(keys.utf8)
+                if more { output += Array(",m=1".utf8) }
+            } else {
+                output += Array((more ? "m=1" : "m=0").utf8)
+            }
+            output.append(UInt8(ascii: ";"))
+            output += encoded[start..<end]
+            output += [0x1B, UInt8(ascii: "\\")]
+            start = end
+            first = false
+        } while start < encoded.count
+    }
+}

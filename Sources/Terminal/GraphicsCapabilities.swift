@@ -1,0 +1,47 @@
+import PhosphorKit
+
+/// What the terminal said about pixel graphics at start: only what it answered, never a guess
+/// from its name. UI thread only (a value the app hands to the play screen).
+public struct GraphicsCapabilities: Sendable, Equatable {
+    /// The kitty graphics protocol answered OK to the 1x1 query.
+    public var kitty = false
+    /// kitty read a temporary file of ours: frames may go as files (same machine, no base64).
+    public var kittyFiles = false
+    /// DA1 listed attribute 4 (sixel graphics).
+    public var sixel = false
+    /// XTSMGRAPHICS: the number of sixel colour registers (nil: not reported).
+    public var colorRegisters: Int?
+    /// XTSMGRAPHICS: the largest sixel image the terminal shows.
+    public var sixelMaximum: (width: Int, height: Int)?
+    /// One cell in pixels (`CSI 16 t`, else the tty's window size in pixels).
+    public var cellSize: CellPixelSize?
+    /// Why pixels are off although asked for (inside tmux…), said once on the status bar.
+    public var blockedReason: String?
+
+    public init() {}
+
+    public static func == (left: GraphicsCapabilities, right: GraphicsCapabilities) -> Bool {
+        left.kitty == right.kitty && left.kittyFiles == right.kittyFiles && left.sixel == right.sixel
+            && left.colorRegisters == right.colorRegisters && left.cellSize == right.cellSize
+            && left.sixelMaximum?.width == right.sixelMaximum?.width && left.sixelMaximum?.height == right.sixelMaximum?.height
+            && left.blockedReason == right.blockedReason
+    }
+
+    /// Sixel colour registers to use: what XTSMGRAPHICS said, else the VT340's 16 (the fewest a
+    /// sixel terminal has; xterm as a VT340 defaults to it).
+    public var sixelRegisters: Int { colorRegisters ?? 16 }
+
+    /// Sixel needs the cell size to put pixels on the cell grid.
+    public var sixelUsable: Bool { sixel && cellSize != nil }
+
+    /// One line for the log.
+    public var summary: String {
+        var parts = ["kitty graphics: \(kitty ? (kittyFiles ? "yes (files)" : "yes") : "no")",
+                     "sixel: \(sixel ? "yes" : "no")"]
+        if let colorRegisters { parts.append("\(colorRegisters) colour registers") }
+        if let sixelMaximum { parts.append("max \(sixelMaximum.width)x\(sixelMaximum.height)") }
+        parts.append("cell \(cellSize.map(\.description) ?? "unknown")")
+        if let blockedReason { parts.append(blockedReason) }
+        return parts.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// The game in real terminals under Xvfb, the way a web page is tested in a real browser:
+/// kitty (kitty graphics protocol) and xterm as a VT340 (sixel). A screenshot's picture region
+/// must match the core's own frame scaled to it, and quitting must leave no picture behind.
+/// The work is in `Support/real_terminal.py` (Xvfb, ImageMagick's `import`, xdotool).
+final class RealTerminalTests: XCTestCase {
+    private func play(in terminal: String, file: StaticString = #filePath, line: UInt = #line) throws -> (psnr: Double, left: Double, mode: String) {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("phosphor-real-\(terminal)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let script = PhosphorProcess.packageRoot.appendingPathComponent("Tests/EndToEndTests/Support/real_terminal.py").path
+        let output = try runCommand(["/usr/bin/env", "python3", script, "--terminal", terminal,
+                                     "--binary", PhosphorProcess.binary.path,
+                                     "--rom", PhosphorProcess.rom("nes/phosphor-test.nes").path, "--work", work.path])
+        if output.hasPrefix("skip:") { throw XCTSkip(output.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        let fields = Dictionary(uniqueKeysWithValues: output.split(whereSeparator: \.isWhitespace).compactMap { field -> (String, String)? in
+            let parts = field.split(separator: "=", maxSplits: 1).map(String.init)
+            return parts.count == 2 ? (parts[0], parts[1]) : nil
+        })
+        let psnr = try XCTUnwrap(fields["psnr"].flatMap(Double.init), "no result from real_terminal.py: \(output)", file: file, line: line)
+        let left = try XCTUnwrap(fields["left"].flatMap(Double.init), file: file, line: line)
+        let mode = output.components(separatedBy: "mode=").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        return (psnr, left, mode)
+    }
+
+    func testKittyShowsTheFrameInPixelsAndQuittingDeletesIt() throws {
+        let result = try play(in: "kitty")
+        XCTAssertTrue(result.mode.hasPrefix("kitty graphics"), result.mode)
+        XCTAssertGreaterThan(result.psnr, 30, "the picture region against the core's frame scaled to it")
+        XCTAssertLessThan(result.left, 0.1, "per cent of the picture region still lit after quitting")
+    }
+
+    func testXtermAsVT340ShowsTheFrameInSixelAndQuittingClearsIt() throws {
+        let result = try play(in: "xterm-vt340")
+        XCTAssertTrue(result.mode.hasPrefix("sixel"), result.mode)
+        XCTAssertGreaterThan(result.psnr, 30)
+        XCTAssertLessThan(result.left, 0.1)
+    }
+}

@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+"""A game in a real terminal under Xvfb, screenshotted (RealTerminalTests).
+
+    real_terminal.py --terminal kitty|xterm-vt340 --binary PHOSPHOR --rom ROM --work DIR
+
+Starts Xvfb on a free display and the terminal on it running `phosphor play --no-audio ROM`
+(PHOSPHOR_HOME in DIR), waits for the play screen's "pixels:" log line, takes a screenshot
+(ImageMagick `import -window root`), quits the game with Ctrl-C (xdotool, to the focused
+window) and screenshots again. The picture region (the placement's cells from the log, times
+the cell size from the "graphics:" line, plus the terminal's border) is compared with the
+core's own frame (`phosphor run --headless --screenshot`) resized to that region: the best
+PSNR over nearest-neighbour and bilinear resizing (terminals scale either way). Prints
+`psnr=<dB> left=<per cent of the region not background after quitting> mode=<pixels mode>`
+and exits 0, or prints `skip: <why>` and exits 77 when a tool is missing.
+"""
+
+import argparse
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+
+def need(tool):
+    if shutil.which(tool) is None:
+        print(f"skip: {tool} is not installed")
+        sys.exit(77)
+
+
+def wait_for(condition, seconds, what):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.1)
+    raise SystemExit(f"timed out waiting for {what}")
+
+
+def raw_rgb(png, width=None, height=None, filter_name=None):
+    arguments = ["convert", png]
+    if width:
+        arguments += ["-filter", filter_name, "-resize", f"{width}x{height}!"]
+    arguments += ["-depth", "8", "rgb:-"]
+    return subprocess.run(arguments, check=True, capture_output=True).stdout
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--terminal", required=True)
+    parser.add_argument("--binary", required=True)
+    parser.add_argument("--rom", required=True)
+    parser.add_argument("--work", required=True)
+    args = parser.parse_args()
+    for tool in ["Xvfb", "import", "convert", "xdotool"]:
+        need(tool)
+    need("kitty" if args.terminal == "kitty" else "xterm")
+
+    work = args.work
+    home = os.path.join(work, "home")
+    os.makedirs(home, exist_ok=True)
+    log = os.path.join(home, "data", "phosphor.log")
+    exit_file = os.path.join(work, "exit-status")
+
+    reference = os.path.join(work, "reference.png")
+    subprocess.run([args.binary, "run", "--headless", "--frames", "120", "--screenshot", reference, args.rom],
+                   check=True, capture_output=True, env=dict(os.environ, PHOSPHOR_HOME=os.path.join(work, "headless")))
+
+    display = None
+    for number in range(140, 200):
+        if not os.path.exists(f"/tmp/.X11-unix/X{number}") and not os.path.exists(f"/tmp/.X{number}-lock"):
+            display = f":{number}"
+            break
+    xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    terminal = None
+    try:
+        wait_for(lambda: os.path.exists(f"/tmp/.X11-unix/X{display[1:]}"), 10, "Xvfb")
+        env = dict(os.environ, DISPLAY=display, PHOSPHOR_HOME=home, LIBGL_ALWAYS_SOFTWARE="1", LANG="C.UTF-8")
+        env.pop("TMUX", None)
+        env.pop("STY", None)
+        script = os.path.join(work, "play.sh")
+        with open(script, "w") as file:
+            # The window stays open after the game, so the second screenshot sees what quitting left.
+            file.write(f"#!/bin/sh\n'{args.binary}' play --no-audio '{args.rom}'\necho $? > '{exit_file}'\nsleep 60\n")
+        os.chmod(script, 0o755)
+        if args.terminal == "kitty":
+            command = ["kitty", "--config", "NONE", "-o", "font_size=11", script]
+            border = 0
+        else:
+            command = ["xterm", "-ti", "vt340", "-xrm", "XTerm*numColorRegisters: 256", "-geometry", "100x32+0+0",
+                       "-e", script]
+            border = 2  # xterm's internal border
+        terminal = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+        def placement():
+            if not os.path.exists(log):
+                return None
+            text = open(log, encoding="utf-8", errors="replace").read()
+            placed = re.findall(r"pixels: (.*) screen 0 at cells (\d+)x(\d+)\+(\d+)\+(\d+)", text)
+            cell = re.findall(r"graphics: .*cell (\d+)x(\d+) px", text)
+            return (placed[-1], cell[-1]) if placed and cell else None
+
+        (mode, columns, rows, x, y), (cell_width, cell_height) = wait_for(placement, 30, "the pixels: log line")
+        time.sleep(2)  # a few frames, and the terminal's repaint
+        columns, rows, x, y = int(columns), int(rows), int(x), int(y)
+        cell_width, cell_height = int(cell_width), int(cell_height)
+        shot = os.path.join(work, "playing.png")
+        subprocess.run(["import", "-window", "root", shot], check=True, env=env)
+
+        left = border + x * cell_width
+        top = border + y * cell_height
+        region = (left, top, columns * cell_width, rows * cell_height)
+        if mode.startswith("sixel"):
+            # Sixel draws the picture at its own size from the corner of its cells.
+            size = re.findall(r"as (\d+)x(\d+) px", open(log).read())[-1]
+            region = (left, top, int(size[0]), int(size[1]))
+
+        def crop(png, dx=0, dy=0):
+            return raw_rgb(png + f"[{region[2]}x{region[3]}+{region[0] + dx}+{region[1] + dy}]")
+
+        # The window's own X border is not in the log: the best of a few pixels' offset.
+        best = 0.0
+        expected = {name: raw_rgb(reference, region[2], region[3], name) for name in ["Point", "Triangle"]}
+        for dx in range(0, 4):
+            for dy in range(0, 4):
+                seen = crop(shot, dx, dy)
+                for reference_pixels in expected.values():
+                    error = sum((a - b) ** 2 for a, b in zip(seen, reference_pixels)) / max(len(reference_pixels), 1)
+                    best = max(best, 99.0 if error == 0 else 10 * math.log10(255 * 255 / error))
+
+        wid = subprocess.run(["xdotool", "search", "--sync", "--onlyvisible", "--pid", str(terminal.pid)],
+                             capture_output=True, text=True, env=env).stdout.split()
+        if wid:
+            subprocess.run(["xdotool", "windowfocus", "--sync", wid[0]], env=env, capture_output=True)
+        subprocess.run(["xdotool", "keydown", "ctrl", "keydown", "c", "keyup", "c", "keyup", "ctrl"], env=env, check=True)
+        wait_for(lambda: os.path.exists(exit_file), 15, "the game to quit")
+        time.sleep(1)
+        after = os.path.join(work, "after.png")
+        subprocess.run(["import", "-window", "root", after], check=True, env=env)
+        pixels = crop(after)
+        triples = [pixels[i:i + 3] for i in range(0, len(pixels), 3)]
+        background = max(set(triples[::97]), key=triples[::97].count)
+        lit = sum(1 for triple in triples if triple != background)
+        print(f"psnr={best:.2f} left={100.0 * lit / max(len(triples), 1):.3f} mode={mode}")
+    finally:
+        if terminal:
+            terminal.terminate()
+            try:
+                terminal.wait(5)
+            except subprocess.TimeoutExpired:
+                terminal.kill()
+        xvfb.terminate()
+        xvfb.wait(5)
+
+
+if __name__ == "__main__":
+    main()
