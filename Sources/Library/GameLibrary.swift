@@ -416,7 +416,7 @@ public final class GameLibrary {
 
     /// The stored `search_key`: the folded title, then the folded file-name title when it adds
     /// something (header titles are often terse: "SUPER MARIOWORLD").
-    static func searchKey(title: String, fileTitle: String) -> String {
+    public static func searchKey(title: String, fileTitle: String) -> String {
         let foldedTitle = folded(title)
         let foldedFile = folded(fileTitle)
         return foldedFile == foldedTitle ? foldedTitle : foldedTitle + " \u{1F} " + foldedFile
@@ -468,6 +468,14 @@ public final class GameLibrary {
         // substr, not LIKE: a folder name may hold % or _.
         Int(try database.query("SELECT count(*) FROM game WHERE substr(path, 1, ?) = ?",
                                [.integer(Int64(prefix.unicodeScalars.count)), .text(prefix)]) { $0.integer(0) }.first ?? 0)
+    }
+
+    /// Every game with its stored `search_key`, in title order (the browser loads this once and
+    /// searches it in memory; folding 20 000 titles again would take longer than the query).
+    public func gamesWithSearchKeys() throws -> [(game: Game, searchKey: String)] {
+        try database.query("SELECT \(GameLibrary.gameColumns), search_key FROM game ORDER BY search_key, id") { row in
+            GameLibrary.game(from: row).map { (game: $0, searchKey: row.text(11)) }
+        }.compactMap { $0 }
     }
 
     /// How many games each system has (systems with none are absent).

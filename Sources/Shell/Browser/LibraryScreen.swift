@@ -30,6 +30,12 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
     private var listScroll = 0
     private var clickTargets = ClickTargets()
     private var preview = PreviewCache()
+    /// Search text typed since the last draw: keys that arrive together (fast typing, a paste)
+    /// filter the list once, when it is drawn, instead of once per key.
+    private var pendingSearch: String?
+    /// The search index's trigram lists are built on the first tick after a load (after the
+    /// first draw, so they do not delay the browser's opening).
+    private var searchIndexWanted = false
 
     /// Where rows and sidebar entries were drawn, for mouse clicks.
     private struct ClickTargets {
@@ -71,7 +77,10 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
     /// Reads every game and the recent list again (after a scan, a game, a folder change).
     func reload() {
         do {
-            model.replaceGames(try library.games(), recent: try library.recentlyPlayed(limit: BrowserModel.continueLimit * 3))
+            let listing = try library.gamesWithSearchKeys()
+            model.replaceGames(listing.map(\.game), searchKeys: listing.map(\.searchKey),
+                               recent: try library.recentlyPlayed(limit: BrowserModel.continueLimit * 3))
+            searchIndexWanted = true
         } catch {
             status = (ErrorText.line(error), true)
         }
@@ -145,6 +154,7 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
         do { try library.recordPlayStop(gameID: id, seconds: seconds) } catch { Log.error("library: \(error)") }
         reload()
         // Back on the home view, the game just closed is the first "Continue" row: select it.
+        pendingSearch = nil
         model.setSearch("")
         if let row = model.rows.firstIndex(where: { if case .continueGame(let game) = $0 { game.id == id } else { false } }) {
             model.select(row: row)
@@ -205,6 +215,10 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
     func coverChanged(covered: Bool) { self.covered = covered }
 
     func tick(now: ContinuousClock.Instant, context: DrawContext, actions: inout [AppAction]) -> Duration? {
+        if searchIndexWanted {
+            searchIndexWanted = false
+            model.prepareSearchIndex()
+        }
         guard let scan else { return nil }
         let snapshot = scan.snapshot
         if snapshot.isFinished { scanFinished(snapshot) }
@@ -219,7 +233,7 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
     func handle(_ event: InputEvent, now: ContinuousClock.Instant, actions: inout [AppAction]) -> EventResult {
         switch event {
         case .paste(let text):
-            model.setSearch(model.search + BrowserText.fieldText(text))
+            pendingSearch = searchText + BrowserText.fieldText(text)
         case .key(let key) where key.kind != .release:
             handleKey(key, event: event, actions: &actions)
         case .mouse:
@@ -230,8 +244,21 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
         return .consumed
     }
 
+    /// The search as typed, including keys not yet applied to the list.
+    private var searchText: String { pendingSearch ?? model.search }
+
+    /// Filters the list by the typed search (before drawing, or before a key that reads the list).
+    private func applyPendingSearch() {
+        guard let pendingSearch else { return }
+        self.pendingSearch = nil
+        model.setSearch(pendingSearch)
+    }
+
     private func handleKey(_ key: KeyEvent, event: InputEvent, actions: inout [AppAction]) {
         let modifiers = key.modifiers.subtracting([.capsLock, .numLock])
+        let typesSearch = modifiers != .control && (key.key == .backspace
+            || (key.text != nil && (key.key != .character(" ") || !searchText.isEmpty)))
+        if !typesSearch { applyPendingSearch() }
         if modifiers == .control, case .character(let letter) = key.key {
             switch letter {
             case "c", "q": actions.append(.quit)
@@ -254,17 +281,17 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
         case .function(9): actions.append(.push(BrowserMenu(snapshot: librarySnapshot)))
         case .function(10): actions.append(.quit)
         case .backspace:
-            if !model.search.isEmpty { model.setSearch(String(model.search.dropLast())) }
+            if !searchText.isEmpty { pendingSearch = String(searchText.dropLast()) }
         case .tab:
             model.moveSystem(by: modifiers.contains(.shift) ? -1 : 1)
         case .escape:
             model.setSearch("")
             status = nil
         default:
-            if let text = key.text, key.key != .character(" ") || !model.search.isEmpty {
+            if let text = key.text, key.key != .character(" ") || !searchText.isEmpty {
                 // "/" opens the search: as the first character it only says "search".
-                if text == "/" && model.search.isEmpty { return }
-                model.setSearch(model.search + BrowserText.fieldText(text))
+                if text == "/" && searchText.isEmpty { return }
+                pendingSearch = searchText + BrowserText.fieldText(text)
             } else if let command = MenuCommand(event) {
                 handleMenuCommand(command, actions: &actions)
             }
@@ -322,6 +349,7 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
     // MARK: Drawing
 
     func draw(in context: DrawContext) {
+        applyPendingSearch()
         let columns = context.columns
         let rows = context.rows
         guard let window = CursesWindow(rows: rows, columns: columns, top: 0, left: 0) else { return }
@@ -370,7 +398,7 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
         // Without the sidebar (narrow terminals) the header says which system is shown.
         if columns < Self.sidebarMinimumColumns { right.insert(model.system?.displayName ?? "All", at: 0) }
         if model.favouritesOnly { right.append("★ only") }
-        right.append("\(model.filteredGames.count) of \(model.games.count)")
+        right.append("\(model.filteredCount) of \(model.games.count)")
         let text = right.joined(separator: " │ ") + " "
         let start = max(column + 1, columns - text.count)
         window.put(text, row: 0, column: start, width: columns - start, style: Theme.selectedInactive)
