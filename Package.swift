@@ -58,7 +58,7 @@ let package = Package(
         .testTarget(name: "EmulationTests", dependencies: ["Emulation", "PhosphorKit"]),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "PhosphorKit"]),
         .testTarget(name: "InputTests", dependencies: ["Input", "PhosphorKit", "Terminal", "TestSupport"]),
-        .testTarget(name: "LibraryTests", dependencies: ["Library", "PhosphorKit"]),
+        .testTarget(name: "LibraryTests", dependencies: ["Library", "PhosphorKit", "TestSupport"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "Input"]),
         .testTarget(name: "ShellTests", dependencies: [
             "Shell", "Terminal", "Emulation", "Library", "PhosphorKit", "TestSupport",

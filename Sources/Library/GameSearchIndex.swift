@@ -63,7 +63,12 @@ public struct GameSearchIndex: Sendable {
 
     /// The reference definition of a match: every folded word of `search` occurs in `key`.
     public static func matchesPlainly(key: String, search: String) -> Bool {
-        GameLibrary.folded(search).split(whereSeparator: { $0.isWhitespace }).allSatisfy { key.contains($0) }
+        matchesPlainly(key: key, foldedWords: GameLibrary.folded(search).split(whereSeparator: { $0.isWhitespace }).map(String.init))
+    }
+
+    /// The same with the search already folded and split (a scan of many keys folds it once).
+    public static func matchesPlainly(key: String, foldedWords: [String]) -> Bool {
+        foldedWords.allSatisfy { key.contains($0) }
     }
 
     /// Indices of the keys matching `search`, ascending. `within` (ascending) limits the answer

@@ -71,7 +71,7 @@ final class BrowserTests: XCTestCase {
         let preview = try tmux.waitFor("the save-state preview", escapes: true) { screen in
             screen.split(separator: "\n").contains { $0.contains("│") && $0.contains("▀▀▀▀") && $0.contains("\u{1B}[") }
         }
-        XCTAssertFalse(preview.contains("No save state yet"), preview)
+        XCTAssertFalse(preview.contains("no box art or save state yet"), preview)
 
         // Enter on Continue resumes: the automatic state is loaded (the store keeps the state it
         // replaced as `.before-load`) and the game picture is back.

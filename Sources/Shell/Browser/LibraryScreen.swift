@@ -30,12 +30,15 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
     private var listScroll = 0
     private var clickTargets = ClickTargets()
     private var preview = PreviewCache()
+    /// Phosphor's own thumbnail folder, then RetroArch's (`~/.config/retroarch/thumbnails`).
+    private let thumbnails: ThumbnailFinder
     /// Search text typed since the last draw: keys that arrive together (fast typing, a paste)
     /// filter the list once, when it is drawn, instead of once per key.
     private var pendingSearch: String?
     /// The search index's trigram lists are built on the first tick after a load (after the
     /// first draw, so they do not delay the browser's opening).
     private var searchIndexWanted = false
+    private var hasDrawn = false
 
     /// Where rows and sidebar entries were drawn, for mouse clicks.
     private struct ClickTargets {
@@ -48,6 +51,10 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
         self.services = services
         library = try GameLibrary(url: services.paths.database)
         bundledRoms = BundledRoms.locate()
+        thumbnails = ThumbnailFinder(roots: [
+            services.paths.data.appendingPathComponent("thumbnails"),
+            services.paths.config.deletingLastPathComponent().appendingPathComponent("retroarch/thumbnails"),
+        ])
         if let note = library.recoveryNote { status = (note, true) }
         if library.isReadOnly {
             // Nothing can be stored: a library in memory gets the bundled cartridges scanned here
@@ -76,6 +83,8 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
 
     /// Reads every game and the recent list again (after a scan, a game, a folder change).
     func reload() {
+        let started = ContinuousClock.now
+        defer { Log.debug("browser: loaded \(model.games.count) games in " + Self.milliseconds(since: started)) }
         do {
             let listing = try library.gamesWithSearchKeys()
             model.replaceGames(listing.map(\.game), searchKeys: listing.map(\.searchKey),
@@ -215,11 +224,13 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
     func coverChanged(covered: Bool) { self.covered = covered }
 
     func tick(now: ContinuousClock.Instant, context: DrawContext, actions: inout [AppAction]) -> Duration? {
-        if searchIndexWanted {
+        if searchIndexWanted && hasDrawn {
             searchIndexWanted = false
+            let started = ContinuousClock.now
             model.prepareSearchIndex()
+            Log.debug("browser: search index built in " + Self.milliseconds(since: started))
         }
-        guard let scan else { return nil }
+        guard let scan else { return searchIndexWanted ? .milliseconds(1) : nil }
         let snapshot = scan.snapshot
         if snapshot.isFinished { scanFinished(snapshot) }
         // The app draws after events only; progress needs drawing from here (not over a dialog).
@@ -227,7 +238,7 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
             draw(in: context)
             CursesWindow.update()
         }
-        return self.scan == nil ? nil : .milliseconds(100)
+        return self.scan == nil ? (searchIndexWanted ? .milliseconds(1) : nil) : .milliseconds(100)
     }
 
     func handle(_ event: InputEvent, now: ContinuousClock.Instant, actions: inout [AppAction]) -> EventResult {
@@ -251,7 +262,17 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
     private func applyPendingSearch() {
         guard let pendingSearch else { return }
         self.pendingSearch = nil
+        let started = ContinuousClock.now
         model.setSearch(pendingSearch)
+        // `make bench` reads these lines for its keystroke-to-list time.
+        Log.debug("browser: search filtered \(model.games.count) games to \(model.filteredCount) in "
+            + Self.milliseconds(since: started))
+    }
+
+    static func milliseconds(since start: ContinuousClock.Instant) -> String {
+        let elapsed = ContinuousClock.now - start
+        let value = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        return String(format: "%.2f ms", value)
     }
 
     private func handleKey(_ key: KeyEvent, event: InputEvent, actions: inout [AppAction]) {
@@ -350,6 +371,7 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
 
     func draw(in context: DrawContext) {
         applyPendingSearch()
+        hasDrawn = true
         let columns = context.columns
         let rows = context.rows
         guard let window = CursesWindow(rows: rows, columns: columns, top: 0, left: 0) else { return }
@@ -405,9 +427,15 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
     }
 
     private func drawProgress(_ window: CursesWindow, row: Int, columns: Int) {
-        guard let scan, let progress = scan.snapshot.progress, progress.totalGuess > 0,
+        guard let scan, let progress = scan.snapshot.progress,
               ContinuousClock.now - scan.startedAt > .milliseconds(300) || progress.totalGuess > 50 else {
             window.put(String(repeating: "─", count: columns), row: row, column: 0, style: Theme.border)
+            return
+        }
+        if progress.isWalking {
+            let label = " Looking for games: \(progress.filesSeen) files "
+            let column = window.put(label, row: row, column: 0, style: Theme.accent)
+            window.put(" " + progress.currentFolder, row: row, column: column, width: max(0, columns - column), style: Theme.dimText)
             return
         }
         let label = " Scanning \(progress.filesSeen)/\(progress.totalGuess) "
@@ -415,6 +443,8 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
         let barWidth = min(30, max(0, columns - column - 2))
         column += window.put(BrowserText.progressBar(done: progress.filesSeen, total: progress.totalGuess, width: barWidth),
                              row: row, column: column, style: Theme.title)
+        let counts = " \(progress.gamesFound) \(progress.gamesFound == 1 ? "game" : "games") · \(progress.skipped) skipped"
+        column += window.put(counts, row: row, column: column, width: max(0, columns - column), style: Theme.accent)
         window.put(" " + progress.currentFile, row: row, column: column, width: max(0, columns - column), style: Theme.dimText)
     }
 
@@ -497,10 +527,22 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
         let artRows = min(rows - (row - top), inner * 3 / 8 + 1)
         guard artRows >= 3 else { return }
         let stateFolder = services.paths.states.appendingPathComponent(game.system.rawValue)
-        if let art = preview.art(for: game, stateFolder: stateFolder, columns: inner, rows: artRows) {
+        let kind = services.config.libraryArt
+        if let (art, source) = preview.art(for: game, finder: thumbnails, kind: kind, stateFolder: stateFolder,
+                                           columns: inner, rows: artRows - 1) {
             art.draw(in: window, row: row, column: left + 2)
+            let caption = switch source {
+            case .thumbnail(.boxart): "box art"
+            case .thumbnail(.title): "title screen"
+            case .thumbnail(.snap): "snap"
+            case .saveState: "latest save state"
+            }
+            window.put(caption, row: row + artRows - 1, column: left + 2, width: inner, style: Theme.dimText)
         } else {
-            window.put("No save state yet", row: row, column: left + 2, width: inner, style: Theme.dimText)
+            // Neither art nor a state: the title, large enough to fill the place of a picture.
+            window.put(BrowserText.title(of: game), row: row + artRows / 2, column: left + 2, width: inner, style: Theme.title)
+            window.put("no box art or save state yet", row: row + artRows / 2 + 1, column: left + 2, width: inner,
+                       style: Theme.dimText)
         }
     }
 
