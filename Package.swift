@@ -41,7 +41,7 @@ let package = Package(
         .target(name: "Emulation", dependencies: ["PhosphorKit", "CLibretro"]),
         .target(name: "Audio", dependencies: ["PhosphorKit", "CAlsa", "CSampleRate"]),
         .target(name: "Input", dependencies: ["PhosphorKit", "CEvdev"]),
-        .target(name: "Library", dependencies: ["PhosphorKit", "CSQLite", "CArchive"]),
+        .target(name: "Library", dependencies: ["PhosphorKit", "CSQLite", "CArchive", "CSystem"]),
         .target(name: "Terminal", dependencies: ["PhosphorKit", "Input", "CCurses", "CSystem"]),
         .target(name: "Shell", dependencies: [
             "PhosphorKit", "Render", "Emulation", "Audio", "Input", "Library", "Terminal",

@@ -12,6 +12,8 @@
 #   3. audio: underruns per minute and audio-thread CPU (Bench/audio/run.sh)
 #   4. peer: `BIN play` against gambaterm (PyPI) in a pseudo-terminal (Bench/peer/compare.py)
 #   5. memory: peak RSS of the headless runs of section 1
+#   6. library: 20 000 generated ROM files: scans, browser start, search keystroke
+#      (Bench/library/run.sh; LIBRARY_BASELINE=BIN measures another build beside it)
 # A section that cannot run prints why and the others go on; the exit status is non-zero
 # if any section failed.
 #
@@ -153,6 +155,12 @@ if [ -s "$work/memory.md" ]; then
 else
     say "Not measured (section 1 did not run)."
 fi
+
+# ---- 6: the library at 20 000 files ------------------------------------------------
+# LIBRARY_BASELINE: another phosphor binary (e.g. main's release build) measured in the same run.
+say ""
+section_run library Bench/library/run.sh "$BIN" ${LIBRARY_BASELINE:-}
+say ""
 
 # ---- BENCHMARKS.md: this run, plus the soak section of the last soak ----------------
 {

@@ -13,7 +13,12 @@ struct FolderWalker {
     /// Asked before each folder: true stops the walk (Ctrl-C).
     var isCancelled: () -> Bool = { false }
 
+    /// False: only the folders are listed (a watcher needs no files, and no `stat` per file).
+    var listsFiles = true
+
     private(set) var files: [ScanCandidate] = []
+    /// Every folder the walk entered, the root first.
+    private(set) var foldersEntered: [String] = []
     private(set) var problems: [ScanProblem] = []
     private(set) var wasCancelled = false
 
@@ -26,6 +31,7 @@ struct FolderWalker {
                 break
             }
             folderEntered(folder, files.count)
+            foldersEntered.append(folder)
             pending += walkOne(folder).sorted(by: >)
         }
         files.sort { $0.path < $1.path }
@@ -55,7 +61,8 @@ struct FolderWalker {
                 subfolders.append(path)
                 continue
             }
-            guard LibraryScanner.isCandidate(fileName: name) else {
+            guard listsFiles || type == UInt8(DT_UNKNOWN) else { continue }
+            guard listsFiles, LibraryScanner.isCandidate(fileName: name) else {
                 // DT_UNKNOWN (some file systems) may still be a folder.
                 if type == UInt8(DT_UNKNOWN), isFolder(nameBytes, in: descriptor, followLinks: false) { subfolders.append(path) }
                 continue

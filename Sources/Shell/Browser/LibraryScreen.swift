@@ -39,6 +39,12 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
     /// first draw, so they do not delay the browser's opening).
     private var searchIndexWanted = false
     private var hasDrawn = false
+    private var indexBuild: SearchIndexBuild?
+    /// Watches the library folders after the first scan: a change starts a rescan `watchDelay`
+    /// later (a copy of many files is one rescan, not one per file).
+    private var watcher: FolderWatcher?
+    private var watchedRescanAt: ContinuousClock.Instant?
+    static let watchDelay: Duration = .milliseconds(500)
 
     /// Where rows and sidebar entries were drawn, for mouse clicks.
     private struct ClickTargets {
@@ -107,6 +113,7 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
     private func scanFinished(_ snapshot: LibraryScanTask.Snapshot) {
         scan = nil
         reload()
+        if watcher == nil { startWatching() }
         if let failure = snapshot.failure {
             status = (failure, true)
         } else if let report = snapshot.report {
@@ -124,6 +131,29 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
             rescanWanted = false
             startScan()
         }
+    }
+
+    /// (Re)starts watching every library folder; without inotify, only manual rescans find changes.
+    private func startWatching() {
+        do {
+            watcher = try FolderWatcher(roots: try library.folders().map(\.url))
+        } catch {
+            watcher = nil
+            Log.warning("library: folders are not watched (\(ErrorText.line(error))): F5 rescans")
+        }
+    }
+
+    /// Starts a rescan once files stopped changing for `watchDelay`. Returns when to look again.
+    private func checkWatchedFolders(now: ContinuousClock.Instant) -> Duration? {
+        guard let watcher else { return nil }
+        if watcher.takeChanges() { watchedRescanAt = now + Self.watchDelay }
+        guard let due = watchedRescanAt else { return nil }
+        if now >= due {
+            watchedRescanAt = nil
+            startScan()
+            return nil
+        }
+        return due - now
     }
 
     /// The bundled folder's sources and scripts (Makefile, READMEs) are not worth a warning.
@@ -176,6 +206,7 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
         do {
             let folder = try library.addFolder(url)
             status = ("added \(DisplayText.sanitized(folder.url.path)); scanning…", false)
+            watcher = nil   // watched again, with the new folder, when this scan ends
             startScan()
         } catch {
             status = ("\(error)", true)
@@ -187,6 +218,7 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
             try library.removeFolder(folder)
             status = ("removed \(DisplayText.sanitized(folder.path)) from the library", false)
             reload()
+            startWatching()
         } catch {
             status = ("\(error)", true)
         }
@@ -226,11 +258,16 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
     func tick(now: ContinuousClock.Instant, context: DrawContext, actions: inout [AppAction]) -> Duration? {
         if searchIndexWanted && hasDrawn {
             searchIndexWanted = false
-            let started = ContinuousClock.now
-            model.prepareSearchIndex()
-            Log.debug("browser: search index built in " + Self.milliseconds(since: started))
+            indexBuild = SearchIndexBuild(model.searchIndex, generation: model.generation)
         }
-        guard let scan else { return searchIndexWanted ? .milliseconds(1) : nil }
+        if let built = indexBuild?.result {
+            indexBuild = nil
+            model.installSearchIndex(built.index, generation: built.generation)
+            Log.debug("browser: search index built in \(built.milliseconds)")
+        }
+        let watchWake = scan == nil ? checkWatchedFolders(now: now) : nil
+        let indexWake: Duration? = searchIndexWanted || indexBuild != nil ? .milliseconds(20) : nil
+        guard let scan = self.scan else { return [indexWake, watchWake].compactMap { $0 }.min() }
         let snapshot = scan.snapshot
         if snapshot.isFinished { scanFinished(snapshot) }
         // The app draws after events only; progress needs drawing from here (not over a dialog).
@@ -238,7 +275,7 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
             draw(in: context)
             CursesWindow.update()
         }
-        return self.scan == nil ? (searchIndexWanted ? .milliseconds(1) : nil) : .milliseconds(100)
+        return self.scan == nil ? indexWake : .milliseconds(100)
     }
 
     func handle(_ event: InputEvent, now: ContinuousClock.Instant, actions: inout [AppAction]) -> EventResult {
