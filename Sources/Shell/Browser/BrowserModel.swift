@@ -45,8 +45,6 @@ struct BrowserModel {
     private(set) var games: [Game] = []
     /// Recently played games, most recent first (from `GameLibrary.recentlyPlayed`).
     private(set) var recent: [Game] = []
-    /// The folded title and file-name title of each game of `games`, same order.
-    private var sortKeys: [String] = []
     private var index = GameSearchIndex(keys: [])
     /// Position of each game (index into `games`) in the recent and most-played orders.
     private var ranks: [GameSort: [Int32]] = [:]
@@ -82,7 +80,6 @@ struct BrowserModel {
         if !inOrder { keyed.sort(by: Self.isOrdered) }
         self.games = keyed.map(\.game)
         self.recent = recent
-        sortKeys = keyed.map(\.key)
         index = GameSearchIndex(keys: keyed.map { $0.key + " \u{1F} " + Self.systemKey($0.game.system) })
         generation += 1
         ranks = [:]

@@ -112,7 +112,12 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
 
     private func scanFinished(_ snapshot: LibraryScanTask.Snapshot) {
         scan = nil
-        reload()
+        // Reloading 20 000 games takes a while on the UI thread: only when the scan changed some.
+        if let report = snapshot.report, report.gamesAdded + report.gamesUpdated + report.gamesRemoved == 0 {
+            // Nothing new: the list on screen is the library.
+        } else {
+            reload()
+        }
         if watcher == nil { startWatching() }
         if let failure = snapshot.failure {
             status = (failure, true)
