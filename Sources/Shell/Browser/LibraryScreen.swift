@@ -39,6 +39,7 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
     /// first draw, so they do not delay the browser's opening).
     private var searchIndexWanted = false
     private var hasDrawn = false
+    private var startupScanPending = false
     private var indexBuild: SearchIndexBuild?
     /// Watches the library folders after the first scan: a change starts a rescan `watchDelay`
     /// later (a copy of many files is one rescan, not one per file).
@@ -82,7 +83,8 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
             do { try library.addFolder(bundledRoms) } catch { status = (ErrorText.line(error), true) }
         }
         reload()
-        startScan()
+        // Started after the first draw: on two cores, its folder walk would slow the opening.
+        startupScanPending = true
     }
 
     // MARK: Library data
@@ -102,6 +104,7 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
     }
 
     func startScan() {
+        startupScanPending = false
         guard !library.isReadOnly else { return }
         guard scan == nil else {
             rescanWanted = true
@@ -270,8 +273,12 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
             model.installSearchIndex(built.index, generation: built.generation)
             Log.debug("browser: search index built in \(built.milliseconds)")
         }
+        if startupScanPending && hasDrawn {
+            startupScanPending = false
+            startScan()
+        }
         let watchWake = scan == nil ? checkWatchedFolders(now: now) : nil
-        let indexWake: Duration? = searchIndexWanted || indexBuild != nil ? .milliseconds(20) : nil
+        let indexWake: Duration? = searchIndexWanted || indexBuild != nil || startupScanPending ? .milliseconds(20) : nil
         guard let scan = self.scan else { return [indexWake, watchWake].compactMap { $0 }.min() }
         let snapshot = scan.snapshot
         if snapshot.isFinished { scanFinished(snapshot) }
@@ -515,7 +522,7 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
         let visible = max(1, rows - 1)
         guard !model.rows.isEmpty else {
             let message = model.games.isEmpty
-                ? (scan == nil ? "No games yet: Ctrl-A adds a folder." : "Looking for games…")
+                ? (scan == nil && !startupScanPending ? "No games yet: Ctrl-A adds a folder." : "Looking for games…")
                 : "No game matches."
             window.put(message, row: top + 2, column: left + 2, width: width - 4, style: Theme.dimText)
             return
