@@ -74,17 +74,24 @@ struct BrowserModel {
     /// as `games` (computed here when nil).
     mutating func replaceGames(_ games: [Game], searchKeys: [String]? = nil, recent: [Game]) {
         let previous = selectedRow
-        var keyed = zip(games, searchKeys ?? games.map(Self.sortKey(for:))).map { (game: $0, key: $1) }
+        var keys = searchKeys ?? games.map(Self.sortKey(for:))
         // The library hands them over in this order already: check (linear) before sorting.
-        let inOrder = zip(keyed, keyed.dropFirst()).allSatisfy { Self.isOrdered($0, $1) }
-        if !inOrder { keyed.sort(by: Self.isOrdered) }
-        self.games = keyed.map(\.game)
+        func ordered(_ a: Int, _ b: Int, in games: [Game]) -> Bool {
+            keys[a] != keys[b] ? keys[a] < keys[b] : games[a].id < games[b].id
+        }
+        if games.indices.dropFirst().allSatisfy({ ordered($0 - 1, $0, in: games) }) {
+            self.games = games
+        } else {
+            let order = games.indices.sorted { ordered($0, $1, in: games) }
+            self.games = order.map { games[$0] }
+            keys = order.map { keys[$0] }
+        }
         self.recent = recent
-        index = GameSearchIndex(keys: keyed.map { $0.key + " \u{1F} " + Self.systemKey($0.game.system) })
+        index = GameSearchIndex(keys: zip(keys, self.games).map { $0 + " \u{1F} " + Self.systemKey($1.system) })
         generation += 1
         ranks = [:]
         counts = [:]
-        for game in self.games { counts[game.system, default: 0] += 1 }
+        for position in self.games.indices { counts[self.games[position].system, default: 0] += 1 }
         lastSearch = nil
         rebuild(keeping: previous)
     }
@@ -105,10 +112,6 @@ struct BrowserModel {
     }
 
     var isSearchIndexReady: Bool { index.hasTrigrams }
-
-    private static func isOrdered(_ a: (game: Game, key: String), _ b: (game: Game, key: String)) -> Bool {
-        a.key != b.key ? a.key < b.key : a.game.id < b.game.id
-    }
 
     /// The library's `search_key` for a game: its folded title and folded file-name title.
     static func sortKey(for game: Game) -> String {
@@ -202,9 +205,9 @@ struct BrowserModel {
 
     /// Indices into `games` that pass every filter, in the chosen order.
     private mutating func filteredIndices() -> [Int32] {
+        // Fields read in place: copying each Game (three strings to retain) cost more than the test.
         let kept = searchMatches().filter { position in
-            let game = games[Int(position)]
-            return (system == nil || game.system == system) && (!favouritesOnly || game.favourite)
+            (system == nil || games[Int(position)].system == system) && (!favouritesOnly || games[Int(position)].favourite)
         }
         guard sort != .title else { return kept }
         let rank = rankOf(sort)
@@ -253,13 +256,13 @@ struct BrowserModel {
         var rows: [BrowserRow] = []
         let continuing = continueGames
         filtered = filteredIndices()
-        let listed = filteredGames
         if !continuing.isEmpty {
             rows.append(.header("Continue"))
             rows += continuing.map { .continueGame($0) }
             rows.append(.header(system.map { "\($0.displayName) games" } ?? "All games"))
         }
-        rows += listed.map { .game($0) }
+        rows.reserveCapacity(rows.count + filtered.count)
+        for position in filtered { rows.append(.game(games[Int(position)])) }
         self.rows = rows
         selection = nil
         if let previous, let kept = rows.firstIndex(of: previous) ?? rows.firstIndex(where: {
