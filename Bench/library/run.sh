@@ -97,7 +97,7 @@ fi
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a+0 > 0 && b+0 > 0) printf "%.1f×", b / a; else printf "–" }'; }
 mb() { awk -v k="$1" 'BEGIN { if (k+0 > 0) printf "%.0f MB", k / 1024; else printf "?" }'; }
-echo "## Library at 20 000 files (issue 17)"
+echo "## 6. Library at 20 000 files (issue 17)"
 echo
 echo "Bench/library/generate.py: 19 000 loose ROMs in 9 system folders (two thirds in subfolders) and"
 echo "50 zips of 20, built from the test cartridges with their last bytes changed (each has its own"
