@@ -23,8 +23,9 @@ DEPS_CORES := libretro-nestopia libretro-gambatte libretro-mgba libretro-bsnes-m
 	libretro-desmume libretro-beetle-pce-fast
 DEPS_TEST := tmux cc65 sdcc binutils-arm-none-eabi libchafa-dev libglib2.0-dev python3 zip p7zip-full \
 	openssh-server openssh-client xvfb xterm xdotool kitty imagemagick
-# make bench: a venv for the peer (gambaterm, from PyPI).
-DEPS_BENCH := python3-venv libsixel-dev
+# make bench: a venv for the peer (gambaterm, from PyPI); libsixel for the pixel section's comparison;
+# sqlite3 counts the library section's games.
+DEPS_BENCH := python3-venv libsixel-dev sqlite3
 DEPS := $(DEPS_BUILD) $(DEPS_CORES) $(DEPS_TEST) $(DEPS_BENCH)
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

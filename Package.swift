@@ -45,7 +45,7 @@ let package = Package(
         .target(name: "Emulation", dependencies: ["PhosphorKit", "CLibretro"]),
         .target(name: "Audio", dependencies: ["PhosphorKit", "CAlsa", "CSampleRate"]),
         .target(name: "Input", dependencies: ["PhosphorKit", "CEvdev", "CXInput"]),
-        .target(name: "Library", dependencies: ["PhosphorKit", "CSQLite", "CArchive"]),
+        .target(name: "Library", dependencies: ["PhosphorKit", "CSQLite", "CArchive", "CSystem"]),
         .target(name: "Terminal", dependencies: ["PhosphorKit", "Input", "CCurses", "CSystem"]),
         .target(name: "Shell", dependencies: [
             "PhosphorKit", "Render", "Emulation", "Audio", "Input", "Library", "Terminal",
@@ -62,7 +62,7 @@ let package = Package(
         .testTarget(name: "EmulationTests", dependencies: ["Emulation", "PhosphorKit"]),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "PhosphorKit"]),
         .testTarget(name: "InputTests", dependencies: ["Input", "PhosphorKit", "Terminal", "TestSupport"]),
-        .testTarget(name: "LibraryTests", dependencies: ["Library", "PhosphorKit"]),
+        .testTarget(name: "LibraryTests", dependencies: ["Library", "PhosphorKit", "TestSupport"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "Input"]),
         .testTarget(name: "ShellTests", dependencies: [
             "Shell", "Terminal", "Emulation", "Input", "Library", "PhosphorKit", "TestSupport",

@@ -14,6 +14,8 @@
 #   5. memory: peak RSS of the headless runs of section 1
 #   6. pixels: kitty graphics and sixel encoding per frame beside half blocks, against libsixel
 #      (Bench/pixels/run.sh, on the frames recorded for section 2)
+#   7. library: 20 000 generated ROM files: scans, browser start, search keystroke
+#      (Bench/library/run.sh; LIBRARY_BASELINE=BIN measures another build beside it)
 # A section that cannot run prints why and the others go on; the exit status is non-zero
 # if any section failed.
 #
@@ -162,6 +164,10 @@ say "Encode time per frame from the core's XRGB8888 frame to the bytes written (
     "writing the /dev/shm file), and bytes per frame (kitty: changed frames only, as the play screen" \
     "sends them; kitty scales in the terminal, so its cost does not depend on the scale)." ""
 section_run pixels Bench/pixels/run.sh ${frame_dirs[@]+"${frame_dirs[@]}"}
+# ---- 7: the library at 20 000 files ------------------------------------------------
+# LIBRARY_BASELINE: another phosphor binary (e.g. main's release build) measured in the same run.
+say ""
+section_run library Bench/library/run.sh "$BIN" ${LIBRARY_BASELINE:-}
 say ""
 
 # ---- BENCHMARKS.md: this run, plus the soak section of the last soak ----------------

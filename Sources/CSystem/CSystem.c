@@ -211,3 +211,32 @@ int csystem_window_pixels(int fd, uint16_t *width, uint16_t *height) {
     *height = size.ws_ypixel;
     return 0;
 }
+
+static volatile sig_atomic_t interrupt_requested = 0;
+
+static void note_interrupt(int signal_number) {
+    (void)signal_number;
+    interrupt_requested = 1;
+}
+
+int csystem_catch_interrupts(void) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    action.sa_handler = note_interrupt;
+    if (sigaction(SIGINT, &action, NULL) != 0) return -1;
+    if (sigaction(SIGTERM, &action, NULL) != 0) return -1;
+    return 0;
+}
+
+int csystem_interrupt_requested(void) { return interrupt_requested ? 1 : 0; }
+
+#include <sys/inotify.h>
+
+int csystem_inotify_init(void) { return inotify_init1(IN_NONBLOCK | IN_CLOEXEC); }
+
+int csystem_inotify_watch_folder(int fd, const char *path) {
+    return inotify_add_watch(fd, path, IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_CLOSE_WRITE
+                                           | IN_DELETE_SELF | IN_DONT_FOLLOW | IN_ONLYDIR);
+}

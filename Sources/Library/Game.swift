@@ -48,6 +48,8 @@ public struct ScanReport: Sendable, Equatable {
     /// One line each, naming the file: bad headers, unknown systems, refused archive entries,
     /// missing folders.
     public var problems: [ScanProblem] = []
+    /// The scan was stopped (Ctrl-C) before its end: what was read is kept, nothing was removed.
+    public var wasCancelled = false
 }
 
 /// A library folder.

@@ -1,6 +1,7 @@
 internal import CSQLite
 import Foundation
 import PhosphorKit
+import Synchronization
 
 /// The game library: folders, games and play statistics in one SQLite file
 /// (`PhosphorPaths.database`), in WAL mode.
@@ -256,13 +257,20 @@ public final class GameLibrary {
 
     // MARK: - Scanning
 
-    /// Scans every folder. Incremental: a file whose size and mtime are unchanged is not read;
+    /// Scans every folder. Incremental: a file whose size and mtime are unchanged is not opened;
     /// files that vanished lose their rows; a changed file is re-read and its games updated in
     /// place (play statistics kept). A folder that is missing (an unplugged drive) or has an
-    /// unreadable subfolder is reported and keeps all its games. `progress` is called on the
-    /// calling thread before each file (`filesSeen` of `totalGuess`) and once at the end.
+    /// unreadable subfolder is reported and keeps all its games.
+    ///
+    /// The folders are walked first (a `stat` per file, no contents), then the new and changed
+    /// files are read on every core at once, `readBatch` at a time, each batch written in one
+    /// transaction. `progress` is called on the calling thread while walking (`totalGuess` 0),
+    /// then before each file stored (`filesSeen` of `totalGuess`, unchanged files counted at
+    /// once), and once at the end. `isCancelled` is asked between folders and batches (any
+    /// thread may flip what it reads): a cancelled scan keeps every batch written so far,
+    /// removes nothing, and says so in `ScanReport.wasCancelled`.
     @discardableResult
-    public func scan(progress: (ScanProgress) -> Void = { _ in }) throws -> ScanReport {
+    public func scan(progress: (ScanProgress) -> Void = { _ in }, isCancelled: () -> Bool = { false }) throws -> ScanReport {
         var report = ScanReport()
         var candidates: [(folderID: Int64, candidate: ScanCandidate)] = []
         var seenPaths = Set<String>()
@@ -274,8 +282,17 @@ public final class GameLibrary {
                                                    message: "\(DisplayText.sanitized(folder.url.path)): folder not found; its games are kept"))
                 continue
             }
-            let walk = scanner.candidates(in: folder.url)
+            let foundBefore = candidates.count
+            let skippedBefore = report.problems.count
+            let walk = scanner.candidates(in: folder.url, folderEntered: { path, found in
+                progress(ScanProgress(filesSeen: foundBefore + found, totalGuess: 0, currentFile: "",
+                                      currentFolder: DisplayText.sanitized(path), skipped: skippedBefore))
+            }, isCancelled: isCancelled)
             report.problems += walk.problems
+            if walk.wasCancelled {
+                report.wasCancelled = true
+                return report
+            }
             // Only a folder walked without errors may lose rows: an unreadable subfolder keeps its games.
             if walk.problems.isEmpty { scannedFolderIDs.append(folder.id) }
             for candidate in walk.files where seenPaths.insert(candidate.path).inserted {
@@ -287,41 +304,43 @@ public final class GameLibrary {
             (id: $0.integer(0), path: $0.text(1), size: Int($0.integer(2)), mtime: $0.real(3), folderID: $0.integer(4))
         }
         let knownByPath = Dictionary(known.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        let changed = candidates.filter { item in
+            guard let old = knownByPath[item.candidate.path] else { return true }
+            return old.size != item.candidate.size || old.mtime != item.candidate.modified
+        }
+        report.filesUnchanged = candidates.count - changed.count
 
-        var batchSize = 0
         var gamesFound = 0
-        for (index, item) in candidates.enumerated() {
-            let candidate = item.candidate
-            progress(ScanProgress(filesSeen: index, totalGuess: candidates.count,
-                                  currentFile: DisplayText.sanitized(candidate.path), gamesFound: gamesFound))
-            if let old = knownByPath[candidate.path], old.size == candidate.size, old.mtime == candidate.modified {
-                report.filesUnchanged += 1
-                continue
+        var filesSeen = report.filesUnchanged
+        for batchStart in stride(from: 0, to: changed.count, by: Self.readBatch) {
+            if isCancelled() {
+                report.wasCancelled = true
+                break
             }
-            report.filesRead.append(candidate.path)
-            let result = scanner.read(candidate)
-            report.problems += result.problems
-            gamesFound += result.roms.count
-            // A known file that failed to read keeps its games and old stamp (retried next scan).
-            if result.couldNotRead && knownByPath[candidate.path] != nil { continue }
-            // Writes are batched (one transaction per 64 files read): a commit per file would
-            // dominate the scan, one for the whole scan would lock the UI out of writing for its length.
-            if batchSize == 0 { try database.run("BEGIN IMMEDIATE") }
-            do {
-                try store(result.roms, problems: result.problems, for: candidate, folderID: item.folderID, report: &report)
-            } catch {
-                try? database.run("ROLLBACK")
-                throw error
-            }
-            batchSize += 1
-            if batchSize == 64 {
-                try database.run("COMMIT")
-                batchSize = 0
+            let batch = Array(changed[batchStart..<min(changed.count, batchStart + Self.readBatch)])
+            let results = Self.readInParallel(batch.map(\.candidate), with: scanner)
+            // One transaction per batch: a commit per file would dominate the scan, one for the
+            // whole scan would lock the UI out of writing for its length.
+            try database.transaction {
+                for (item, result) in zip(batch, results) {
+                    let candidate = item.candidate
+                    progress(ScanProgress(filesSeen: filesSeen, totalGuess: candidates.count,
+                                          currentFile: DisplayText.sanitized(candidate.path), gamesFound: gamesFound,
+                                          currentFolder: DisplayText.sanitized((candidate.path as NSString).deletingLastPathComponent),
+                                          skipped: report.problems.count))
+                    filesSeen += 1
+                    report.filesRead.append(candidate.path)
+                    report.problems += result.problems
+                    gamesFound += result.roms.count
+                    // A known file that failed to read keeps its games and old stamp (retried next scan).
+                    if result.couldNotRead && knownByPath[candidate.path] != nil { continue }
+                    try store(result.roms, problems: result.problems, for: candidate, folderID: item.folderID, report: &report)
+                }
             }
         }
-        if batchSize > 0 { try database.run("COMMIT") }
-        progress(ScanProgress(filesSeen: candidates.count, totalGuess: candidates.count, currentFile: "",
-                              gamesFound: gamesFound))
+        progress(ScanProgress(filesSeen: filesSeen, totalGuess: candidates.count, currentFile: "",
+                              gamesFound: gamesFound, skipped: report.problems.count))
+        if report.wasCancelled { return report }
 
         // Files that are gone from folders we could scan.
         let scanned = Set(scannedFolderIDs)
@@ -333,6 +352,20 @@ public final class GameLibrary {
             }
         }
         return report
+    }
+
+    /// Files read (on every core) and then written in one transaction.
+    static let readBatch = 128
+
+    /// Reads each candidate on a worker thread (`concurrentPerform` uses one per core); the
+    /// results come back in the candidates' order.
+    private static func readInParallel(_ candidates: [ScanCandidate], with scanner: LibraryScanner) -> [FileScanResult] {
+        let slots = Mutex([FileScanResult?](repeating: nil, count: candidates.count))
+        DispatchQueue.concurrentPerform(iterations: candidates.count) { index in
+            let result = scanner.read(candidates[index])
+            slots.withLock { $0[index] = result }
+        }
+        return slots.withLock { $0.map { $0! } }
     }
 
     private func store(_ roms: [ScannedRom], problems: [ScanProblem], for candidate: ScanCandidate,
@@ -383,7 +416,7 @@ public final class GameLibrary {
 
     /// The stored `search_key`: the folded title, then the folded file-name title when it adds
     /// something (header titles are often terse: "SUPER MARIOWORLD").
-    static func searchKey(title: String, fileTitle: String) -> String {
+    public static func searchKey(title: String, fileTitle: String) -> String {
         let foldedTitle = folded(title)
         let foldedFile = folded(fileTitle)
         return foldedFile == foldedTitle ? foldedTitle : foldedTitle + " \u{1F} " + foldedFile
@@ -427,6 +460,21 @@ public final class GameLibrary {
         }
         return try database.query("SELECT \(GameLibrary.gameColumns) FROM game \(filter) ORDER BY \(order)", values) {
             GameLibrary.game(from: $0)
+        }.compactMap { $0 }
+    }
+
+    /// How many games have their file (or archive) under `prefix` (a folder path ending in "/").
+    public func gameCount(under prefix: String) throws -> Int {
+        // substr, not LIKE: a folder name may hold % or _.
+        Int(try database.query("SELECT count(*) FROM game WHERE substr(path, 1, ?) = ?",
+                               [.integer(Int64(prefix.unicodeScalars.count)), .text(prefix)]) { $0.integer(0) }.first ?? 0)
+    }
+
+    /// Every game with its stored `search_key`, in title order (the browser loads this once and
+    /// searches it in memory; folding 20 000 titles again would take longer than the query).
+    public func gamesWithSearchKeys() throws -> [(game: Game, searchKey: String)] {
+        try database.query("SELECT \(GameLibrary.gameColumns), search_key FROM game ORDER BY search_key, id") { row in
+            GameLibrary.game(from: row).map { (game: $0, searchKey: row.text(11)) }
         }.compactMap { $0 }
     }
 

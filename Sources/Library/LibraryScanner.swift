@@ -53,6 +53,23 @@ public struct ScanProgress: Sendable, Equatable {
     public let currentFile: String
     /// ROMs found so far in the files read by this scan (unchanged files are not counted).
     public var gamesFound = 0
+    /// The folder being walked or read; sanitized.
+    public var currentFolder = ""
+    /// Files and entries skipped so far (problems of this scan).
+    public var skipped = 0
+
+    public init(filesSeen: Int, totalGuess: Int, currentFile: String, gamesFound: Int = 0,
+                currentFolder: String = "", skipped: Int = 0) {
+        self.filesSeen = filesSeen
+        self.totalGuess = totalGuess
+        self.currentFile = currentFile
+        self.gamesFound = gamesFound
+        self.currentFolder = currentFolder
+        self.skipped = skipped
+    }
+
+    /// Still walking the folders: `filesSeen` counts candidates found, nothing is read yet.
+    public var isWalking: Bool { totalGuess == 0 }
 }
 
 /// Finds ROMs in folders and archives, and reads each one (header + CRC-32). Stateless apart
@@ -89,46 +106,16 @@ public struct LibraryScanner: Sendable {
 
     /// Walks a folder recursively (hidden files and folders skipped; symbolic links to files are
     /// followed, links to folders are not, so link loops cannot trap the scan) and returns the
-    /// candidate files, sorted by path.
-    public func candidates(in folder: URL) -> (files: [ScanCandidate], problems: [ScanProblem]) {
-        let keys: [URLResourceKey] = [.isRegularFileKey, .isSymbolicLinkKey, .fileSizeKey, .contentModificationDateKey]
-        let unreadable = UnreadableFolders()
-        guard let enumerator = FileManager.default.enumerator(
-            at: folder, includingPropertiesForKeys: keys, options: [.skipsHiddenFiles],
-            errorHandler: { url, error in
-                unreadable.problems.append(ScanProblem(
-                    path: url.path,
-                    message: "\(DisplayText.sanitized(url.path)): cannot read folder "
-                        + "(\(DisplayText.sanitized(error.localizedDescription)))"))
-                return true
-            }) else { return ([], []) }
-        var found: [ScanCandidate] = []
-        var problems: [ScanProblem] = []
-        for case let url as URL in enumerator {
-            guard LibraryScanner.isCandidate(fileName: url.lastPathComponent) else { continue }
-            guard let values = try? url.resourceValues(forKeys: Set(keys)) else {
-                // Foundation decodes a name that is not UTF-8 with U+FFFD, so the path it gives
-                // back names no file: say so instead of leaving the game out without a word.
-                if url.lastPathComponent.contains("\u{FFFD}") {
-                    problems.append(ScanProblem(
-                        path: url.path,
-                        message: "\(DisplayText.sanitized(url.path)): the file name is not valid UTF-8 "
-                            + "(rename the file to add it)"))
-                }
-                continue
-            }
-            if values.isRegularFile == true {
-                found.append(ScanCandidate(path: url.standardizedFileURL.path, size: values.fileSize ?? 0,
-                                           modified: values.contentModificationDate?.timeIntervalSince1970 ?? 0))
-            } else if values.isSymbolicLink == true,
-                      let target = try? FileManager.default.attributesOfItem(atPath: url.resolvingSymlinksInPath().path),
-                      target[.type] as? FileAttributeType == .typeRegular {
-                found.append(ScanCandidate(path: url.standardizedFileURL.path,
-                                           size: (target[.size] as? NSNumber)?.intValue ?? 0,
-                                           modified: (target[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0))
+    /// candidate files, sorted by path. Reads no file contents: one `stat` per candidate.
+    public func candidates(in folder: URL, folderEntered: (_ path: String, _ filesFound: Int) -> Void = { _, _ in },
+                           isCancelled: () -> Bool = { false }) -> (files: [ScanCandidate], problems: [ScanProblem], wasCancelled: Bool) {
+        withoutActuallyEscaping(folderEntered) { folderEntered in
+            withoutActuallyEscaping(isCancelled) { isCancelled in
+                var walker = FolderWalker(folderEntered: folderEntered, isCancelled: isCancelled)
+                walker.walk(folder.standardizedFileURL.path)
+                return (walker.files, walker.problems, walker.wasCancelled)
             }
         }
-        return (found.sorted { $0.path < $1.path }, unreadable.problems + problems)
     }
 
     /// Reads one candidate: a plain ROM gives at most one result, an archive one per ROM entry.
@@ -225,11 +212,6 @@ public struct LibraryScanner: Sendable {
     }
 }
 
-/// Collects folder-walk errors from FileManager's error handler (called on the walking thread).
-private final class UnreadableFolders {
-    var problems: [ScanProblem] = []
-}
-
 /// Header inspection plus CRC-32 over one stream of bytes, read once.
 struct RomDigest {
     let info: RomInfo
@@ -241,7 +223,10 @@ struct RomDigest {
     /// is kept until the end so the size is known.
     static func make(fileName: String, declaredSize: Int?,
                      read: (UnsafeMutableRawBufferPointer) throws -> Int) throws -> RomDigest {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        // As big as the ROM (most are small) up to 1 MiB: a 1 MiB buffer per file is an mmap and
+        // munmap for every one of 20 000 files.
+        let bufferSize = min(1 << 20, max(64 << 10, (declaredSize ?? 0) + 1))
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bufferSize, alignment: 16)
         defer { buffer.deallocate() }
         var head: [UInt8] = []
         var info: RomInfo?

@@ -109,21 +109,35 @@ final class SQLiteDatabase {
 
     /// Runs one statement that returns no rows we need.
     func run(_ sql: String, _ values: [SQLiteValue] = []) throws {
-        let statement = try prepare(sql)
-        try statement.bind(values)
-        while try statement.step() {}
+        try withStatement(sql) { statement in
+            try statement.bind(values)
+            while try statement.step() {}
+        }
     }
 
-    /// Runs a query and maps every row.
     func query<Row>(_ sql: String, _ values: [SQLiteValue] = [], row: (SQLiteStatement) throws -> Row) throws -> [Row] {
-        let statement = try prepare(sql)
-        try statement.bind(values)
-        var rows: [Row] = []
-        while try statement.step() { rows.append(try row(statement)) }
-        return rows
+        try withStatement(sql) { statement in
+            try statement.bind(values)
+            var rows: [Row] = []
+            while try statement.step() { rows.append(try row(statement)) }
+            return rows
+        }
     }
 
-    /// Runs `body` inside BEGIN IMMEDIATE … COMMIT, rolling back when it throws.
+    /// Prepared statements by SQL text, reused: a scan runs the same few statements for every
+    /// file, and preparing each anew cost more than running it. A statement is taken out while
+    /// in use, so a query run from inside another query's row closure prepares its own.
+    private var statements: [String: SQLiteStatement] = [:]
+
+    private func withStatement<Result>(_ sql: String, _ body: (SQLiteStatement) throws -> Result) throws -> Result {
+        let statement = try statements.removeValue(forKey: sql) ?? prepare(sql)
+        defer {
+            statement.reset()
+            statements[sql] = statement
+        }
+        return try body(statement)
+    }
+
     func transaction<Result>(_ body: () throws -> Result) throws -> Result {
         try run("BEGIN IMMEDIATE")
         do {
@@ -142,7 +156,8 @@ final class SQLiteDatabase {
 /// A prepared statement; finalized when released.
 final class SQLiteStatement {
     private let statement: OpaquePointer
-    private let database: SQLiteDatabase
+    // Unowned: the database caches its statements, so a strong reference back would keep both alive.
+    private unowned let database: SQLiteDatabase
     private let sql: String
 
     fileprivate init(statement: OpaquePointer, database: SQLiteDatabase, sql: String) {
@@ -152,6 +167,13 @@ final class SQLiteStatement {
     }
 
     deinit { sqlite3_finalize(statement) }
+
+    /// Makes the statement ready to run again with new values (results and errors of the last
+    /// run are dropped; they were thrown when they happened).
+    func reset() {
+        sqlite3_reset(statement)
+        sqlite3_clear_bindings(statement)
+    }
 
     func bind(_ values: [SQLiteValue]) throws {
         for (offset, value) in values.enumerated() {

@@ -71,7 +71,7 @@ final class BrowserTests: XCTestCase {
         let preview = try tmux.waitFor("the save-state preview", escapes: true) { screen in
             screen.split(separator: "\n").contains { $0.contains("│") && $0.contains("▀▀▀▀") && $0.contains("\u{1B}[") }
         }
-        XCTAssertFalse(preview.contains("No save state yet"), preview)
+        XCTAssertFalse(preview.contains("no box art or save state yet"), preview)
 
         // Enter on Continue resumes: the automatic state is loaded (the store keeps the state it
         // replaced as `.before-load`) and the game picture is back.
@@ -186,6 +186,63 @@ final class BrowserTests: XCTestCase {
         for index in 0..<25 {
             XCTAssertTrue(log.contains("add: skipped \(folder.path)/broken-\(index).nes: not an NES ROM"), "broken-\(index)")
         }
+    }
+
+    /// 3000 small GBA images, each with its own checksum: long enough to be stopped midway.
+    private func writeManyGames(in folder: URL) throws {
+        let rom = try Data(contentsOf: PhosphorProcess.rom("gba/phosphor-test.gba"))
+        for index in 0..<3000 {
+            var bytes = [UInt8](rom)
+            withUnsafeBytes(of: UInt64(index).littleEndian) { bytes.replaceSubrange((bytes.count - 8)..., with: $0) }
+            let sub = folder.appendingPathComponent("part \(index % 4)")
+            if index < 4 { try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true) }
+            try Data(bytes).write(to: sub.appendingPathComponent("game \(index).gba"))
+        }
+    }
+
+    func testAddShowsProgressOnATerminalAndCtrlCKeepsWhatWasFound() throws {
+        let folder = phosphor.home.appendingPathComponent("many")
+        try writeManyGames(in: folder)
+        let tmux = try TmuxSession(arguments: ["add", folder.path], columns: 120, rows: 10, home: phosphor.home,
+                                   environment: environment)
+        session = tmux
+        try tmux.waitFor("the progress line with counts and the folder", timeout: 30) { screen in
+            screen.contains(" of 3000 files seen, ") && screen.contains(" skipped · ") && screen.contains("/many/part ")
+        }
+        try tmux.send("C-c")
+        let screen = try tmux.waitFor(text: "stopped (Ctrl-C): ", timeout: 30)
+        XCTAssertEqual(try tmux.waitForExit(), 130)
+        let line = try XCTUnwrap(screen.split(separator: "\n").first { $0.contains("stopped (Ctrl-C): ") })
+        let kept = try XCTUnwrap(Int(line.components(separatedBy: "stopped (Ctrl-C): ").last?.prefix { $0.isNumber } ?? ""))
+        XCTAssertGreaterThan(kept, 0, String(line))
+        XCTAssertLessThan(kept, 3000, String(line))
+
+        // The next add reads only the rest and ends with all of them.
+        let again = try phosphor.run(["add", folder.path], environment: environment)
+        XCTAssertEqual(again.status, 0, again.standardError)
+        XCTAssertEqual(again.standardOutput, "added \(folder.path): 3000 games\n")
+    }
+
+    func testRomsCopiedIntoOrDeletedFromAWatchedFolderAppearAndGoWhileTheBrowserIsOpen() throws {
+        let folder = phosphor.home.appendingPathComponent("watched")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let rom = try Data(contentsOf: PhosphorProcess.rom("nes/phosphor-test.nes"))
+        try rom.write(to: folder.appendingPathComponent("first.nes"))
+        XCTAssertEqual(try phosphor.run(["add", folder.path], environment: environment).status, 0)
+        let tmux = try startBrowser()
+        try tmux.waitFor("the bundled cartridges and the first game") { $0.contains("7 of 7") }
+
+        // Copied in while the browser is open, into a folder made meanwhile: no key pressed.
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("new"), withIntermediateDirectories: true)
+        var other = [UInt8](rom)
+        other[other.count - 1] ^= 0xFF
+        try Data(other).write(to: folder.appendingPathComponent("new/second.nes"))
+        try tmux.waitFor("the copied game listed", timeout: 15) { $0.contains("8 of 8") }
+
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("first.nes"))
+        try tmux.waitFor("the deleted game gone", timeout: 15) { $0.contains("7 of 7") }
+        try tmux.send("C-q")
+        XCTAssertEqual(try tmux.waitForExit(), 0)
     }
 
     func testAddRefusesAMissingFolderWithOneLine() throws {

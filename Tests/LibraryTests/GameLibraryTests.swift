@@ -77,8 +77,12 @@ final class GameLibraryTests: XCTestCase {
         XCTAssertEqual(try library.problems(), report.problems)
         XCTAssertEqual(report.filesRead.count, 6)   // 4 plain candidates + 2 archives
 
-        XCTAssertEqual(progress.last, ScanProgress(filesSeen: 6, totalGuess: 6, currentFile: "", gamesFound: 7))
-        XCTAssertEqual(progress.map(\.filesSeen), Array(0...6))
+        XCTAssertEqual(progress.last, ScanProgress(filesSeen: 6, totalGuess: 6, currentFile: "", gamesFound: 7, skipped: 1))
+        // While walking, the count of candidates found so far and the folder entered.
+        let walking = progress.filter(\.isWalking)
+        XCTAssertEqual(walking.first?.currentFolder, roms.path)
+        XCTAssertTrue(walking.contains { $0.currentFolder == roms.appendingPathComponent("misc").path })
+        XCTAssertEqual(progress.filter { !$0.isWalking }.map(\.filesSeen), Array(0...6))
 
         // Playing an archived game extracts it once into the cache.
         let colour = try XCTUnwrap(games.first { $0.system == .gbc })

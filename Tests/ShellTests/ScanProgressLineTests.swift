@@ -15,10 +15,22 @@ final class ScanProgressLineTests: XCTestCase {
         }
         line.finish()
         XCTAssertEqual(written.count, 11, "10 redraws in a second, then the clearing")
-        XCTAssertEqual(written.first, "\r\u{1B}[K0 of 1000 files seen, 0 games found")
-        XCTAssertEqual(written[1], "\r\u{1B}[K100 of 1000 files seen, 50 games found")
+        XCTAssertEqual(written.first, "\r\u{1B}[K0 of 1000 files seen, 0 games found, 0 skipped")
+        XCTAssertEqual(written[1], "\r\u{1B}[K100 of 1000 files seen, 50 games found, 0 skipped")
         XCTAssertEqual(written.last, "\r\u{1B}[K")
         XCTAssertFalse(written.contains { $0.contains("\n") })
+    }
+
+    func testNamesTheFolderCutFromItsStartToTheTerminalWidth() {
+        let walking = ScanProgress(filesSeen: 42, totalGuess: 0, currentFile: "", currentFolder: "/roms/Nintendo - Game Boy")
+        XCTAssertEqual(ScanProgressLine.text(walking, columns: 80), "looking: 42 files seen · /roms/Nintendo - Game Boy")
+        let reading = ScanProgress(filesSeen: 7, totalGuess: 20, currentFile: "x", gamesFound: 5,
+                                   currentFolder: "/media/collection/Nintendo - Super Nintendo Entertainment System/A", skipped: 2)
+        let line = ScanProgressLine.text(reading, columns: 80)
+        XCTAssertEqual(line, "7 of 20 files seen, 5 games found, 2 skipped · …Nintendo Entertainment System/A")
+        XCTAssertEqual(line.count, 79, "one column short of the width: \\r never meets a wrapped line")
+        // Too narrow for a folder: the counts alone, cut.
+        XCTAssertEqual(ScanProgressLine.text(reading, columns: 30).count, 29)
     }
 
     func testNothingDrawnMeansNothingToClear() {

@@ -68,3 +68,17 @@ int csystem_duplicate(int fd);
 int csystem_replace(int fd, int target);
 /// CPU time the calling thread has used (CLOCK_THREAD_CPUTIME_ID), in nanoseconds; -1 on failure (errno set).
 long long csystem_thread_cpu_nanoseconds(void);
+
+/// For commands without a terminal session (`phosphor add`): SIGINT and SIGTERM only set a flag
+/// that csystem_interrupt_requested reads, so a long job can stop cleanly between steps.
+/// Returns 0 or -1 with errno.
+int csystem_catch_interrupts(void);
+/// 1 once SIGINT or SIGTERM arrived after csystem_catch_interrupts, else 0. Any thread.
+int csystem_interrupt_requested(void);
+
+/// inotify_init1(IN_NONBLOCK | IN_CLOEXEC). Returns the descriptor or -1 with errno.
+int csystem_inotify_init(void);
+/// inotify_add_watch for files appearing, vanishing or finished being written in a folder:
+/// IN_CREATE IN_DELETE IN_MOVED_FROM IN_MOVED_TO IN_CLOSE_WRITE IN_DELETE_SELF, not following links.
+/// Returns the watch descriptor or -1 with errno.
+int csystem_inotify_watch_folder(int fd, const char *path);

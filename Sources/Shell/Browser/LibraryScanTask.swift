@@ -23,7 +23,7 @@ final class LibraryScanTask: Sendable {
         let thread = Thread { [self] in
             do {
                 let library = try GameLibrary(url: database, extractionFolder: extractionFolder)
-                let report = try library.scan { progress in self.state.withLock { $0.progress = progress } }
+                let report = try library.scan(progress: { progress in self.state.withLock { $0.progress = progress } })
                 self.state.withLock { $0.report = report }
             } catch {
                 self.state.withLock { $0.failure = "library scan failed: \(error)" }

@@ -30,6 +30,22 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
     private var listScroll = 0
     private var clickTargets = ClickTargets()
     private var preview = PreviewCache()
+    /// Phosphor's own thumbnail folder, then RetroArch's (`~/.config/retroarch/thumbnails`).
+    private let thumbnails: ThumbnailFinder
+    /// Search text typed since the last draw: keys that arrive together (fast typing, a paste)
+    /// filter the list once, when it is drawn, instead of once per key.
+    private var pendingSearch: String?
+    /// The search index's trigram lists are built on the first tick after a load (after the
+    /// first draw, so they do not delay the browser's opening).
+    private var searchIndexWanted = false
+    private var hasDrawn = false
+    private var startupScanPending = false
+    private var indexBuild: SearchIndexBuild?
+    /// Watches the library folders after the first scan: a change starts a rescan `watchDelay`
+    /// later (a copy of many files is one rescan, not one per file).
+    private var watcher: FolderWatcher?
+    private var watchedRescanAt: ContinuousClock.Instant?
+    static let watchDelay: Duration = .milliseconds(500)
 
     /// Where rows and sidebar entries were drawn, for mouse clicks.
     private struct ClickTargets {
@@ -42,6 +58,10 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
         self.services = services
         library = try GameLibrary(url: services.paths.database)
         bundledRoms = BundledRoms.locate()
+        thumbnails = ThumbnailFinder(roots: [
+            services.paths.data.appendingPathComponent("thumbnails"),
+            services.paths.config.deletingLastPathComponent().appendingPathComponent("retroarch/thumbnails"),
+        ])
         if let note = library.recoveryNote { status = (note, true) }
         if library.isReadOnly {
             // Nothing can be stored: a library in memory gets the bundled cartridges scanned here
@@ -63,21 +83,28 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
             do { try library.addFolder(bundledRoms) } catch { status = (ErrorText.line(error), true) }
         }
         reload()
-        startScan()
+        // Started after the first draw: on two cores, its folder walk would slow the opening.
+        startupScanPending = true
     }
 
     // MARK: Library data
 
     /// Reads every game and the recent list again (after a scan, a game, a folder change).
     func reload() {
+        let started = ContinuousClock.now
+        defer { Log.debug("browser: loaded \(model.games.count) games in " + Self.milliseconds(since: started)) }
         do {
-            model.replaceGames(try library.games(), recent: try library.recentlyPlayed(limit: BrowserModel.continueLimit * 3))
+            let listing = try library.gamesWithSearchKeys()
+            model.replaceGames(listing.map(\.game), searchKeys: listing.map(\.searchKey),
+                               recent: try library.recentlyPlayed(limit: BrowserModel.continueLimit * 3))
+            searchIndexWanted = true
         } catch {
             status = (ErrorText.line(error), true)
         }
     }
 
     func startScan() {
+        startupScanPending = false
         guard !library.isReadOnly else { return }
         guard scan == nil else {
             rescanWanted = true
@@ -88,7 +115,13 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
 
     private func scanFinished(_ snapshot: LibraryScanTask.Snapshot) {
         scan = nil
-        reload()
+        // Reloading 20 000 games takes a while on the UI thread: only when the scan changed some.
+        if let report = snapshot.report, report.gamesAdded + report.gamesUpdated + report.gamesRemoved == 0 {
+            // Nothing new: the list on screen is the library.
+        } else {
+            reload()
+        }
+        if watcher == nil { startWatching() }
         if let failure = snapshot.failure {
             status = (failure, true)
         } else if let report = snapshot.report {
@@ -106,6 +139,29 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
             rescanWanted = false
             startScan()
         }
+    }
+
+    /// (Re)starts watching every library folder; without inotify, only manual rescans find changes.
+    private func startWatching() {
+        do {
+            watcher = try FolderWatcher(roots: try library.folders().map(\.url))
+        } catch {
+            watcher = nil
+            Log.warning("library: folders are not watched (\(ErrorText.line(error))): F5 rescans")
+        }
+    }
+
+    /// Starts a rescan once files stopped changing for `watchDelay`. Returns when to look again.
+    private func checkWatchedFolders(now: ContinuousClock.Instant) -> Duration? {
+        guard let watcher else { return nil }
+        if watcher.takeChanges() { watchedRescanAt = now + Self.watchDelay }
+        guard let due = watchedRescanAt else { return nil }
+        if now >= due {
+            watchedRescanAt = nil
+            startScan()
+            return nil
+        }
+        return due - now
     }
 
     /// The bundled folder's sources and scripts (Makefile, READMEs) are not worth a warning.
@@ -145,6 +201,7 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
         do { try library.recordPlayStop(gameID: id, seconds: seconds) } catch { Log.error("library: \(error)") }
         reload()
         // Back on the home view, the game just closed is the first "Continue" row: select it.
+        pendingSearch = nil
         model.setSearch("")
         if let row = model.rows.firstIndex(where: { if case .continueGame(let game) = $0 { game.id == id } else { false } }) {
             model.select(row: row)
@@ -157,6 +214,7 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
         do {
             let folder = try library.addFolder(url)
             status = ("added \(DisplayText.sanitized(folder.url.path)); scanning…", false)
+            watcher = nil   // watched again, with the new folder, when this scan ends
             startScan()
         } catch {
             status = ("\(error)", true)
@@ -168,6 +226,7 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
             try library.removeFolder(folder)
             status = ("removed \(DisplayText.sanitized(folder.path)) from the library", false)
             reload()
+            startWatching()
         } catch {
             status = ("\(error)", true)
         }
@@ -205,7 +264,22 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
     func coverChanged(covered: Bool) { self.covered = covered }
 
     func tick(now: ContinuousClock.Instant, context: DrawContext, actions: inout [AppAction]) -> Duration? {
-        guard let scan else { return nil }
+        if searchIndexWanted && hasDrawn {
+            searchIndexWanted = false
+            indexBuild = SearchIndexBuild(model.searchIndex, generation: model.generation)
+        }
+        if let built = indexBuild?.result {
+            indexBuild = nil
+            model.installSearchIndex(built.index, generation: built.generation)
+            Log.debug("browser: search index built in \(built.milliseconds)")
+        }
+        if startupScanPending && hasDrawn {
+            startupScanPending = false
+            startScan()
+        }
+        let watchWake = scan == nil ? checkWatchedFolders(now: now) : nil
+        let indexWake: Duration? = searchIndexWanted || indexBuild != nil || startupScanPending ? .milliseconds(20) : nil
+        guard let scan = self.scan else { return [indexWake, watchWake].compactMap { $0 }.min() }
         let snapshot = scan.snapshot
         if snapshot.isFinished { scanFinished(snapshot) }
         // The app draws after events only; progress needs drawing from here (not over a dialog).
@@ -213,13 +287,13 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
             draw(in: context)
             CursesWindow.update()
         }
-        return self.scan == nil ? nil : .milliseconds(100)
+        return self.scan == nil ? indexWake : .milliseconds(100)
     }
 
     func handle(_ event: InputEvent, now: ContinuousClock.Instant, actions: inout [AppAction]) -> EventResult {
         switch event {
         case .paste(let text):
-            model.setSearch(model.search + BrowserText.fieldText(text))
+            pendingSearch = searchText + BrowserText.fieldText(text)
         case .key(let key) where key.kind != .release:
             handleKey(key, event: event, actions: &actions)
         case .mouse:
@@ -230,8 +304,31 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
         return .consumed
     }
 
+    /// The search as typed, including keys not yet applied to the list.
+    private var searchText: String { pendingSearch ?? model.search }
+
+    /// Filters the list by the typed search (before drawing, or before a key that reads the list).
+    private func applyPendingSearch() {
+        guard let pendingSearch else { return }
+        self.pendingSearch = nil
+        let started = ContinuousClock.now
+        model.setSearch(pendingSearch)
+        // `make bench` reads these lines for its keystroke-to-list time.
+        Log.debug("browser: search filtered \(model.games.count) games to \(model.filteredCount) in "
+            + Self.milliseconds(since: started))
+    }
+
+    static func milliseconds(since start: ContinuousClock.Instant) -> String {
+        let elapsed = ContinuousClock.now - start
+        let value = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        return String(format: "%.2f ms", value)
+    }
+
     private func handleKey(_ key: KeyEvent, event: InputEvent, actions: inout [AppAction]) {
         let modifiers = key.modifiers.subtracting([.capsLock, .numLock])
+        let typesSearch = modifiers != .control && (key.key == .backspace
+            || (key.text != nil && (key.key != .character(" ") || !searchText.isEmpty)))
+        if !typesSearch { applyPendingSearch() }
         if modifiers == .control, case .character(let letter) = key.key {
             switch letter {
             case "c", "q": actions.append(.quit)
@@ -254,17 +351,17 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
         case .function(9): actions.append(.push(BrowserMenu(snapshot: librarySnapshot)))
         case .function(10): actions.append(.quit)
         case .backspace:
-            if !model.search.isEmpty { model.setSearch(String(model.search.dropLast())) }
+            if !searchText.isEmpty { pendingSearch = String(searchText.dropLast()) }
         case .tab:
             model.moveSystem(by: modifiers.contains(.shift) ? -1 : 1)
         case .escape:
             model.setSearch("")
             status = nil
         default:
-            if let text = key.text, key.key != .character(" ") || !model.search.isEmpty {
+            if let text = key.text, key.key != .character(" ") || !searchText.isEmpty {
                 // "/" opens the search: as the first character it only says "search".
-                if text == "/" && model.search.isEmpty { return }
-                model.setSearch(model.search + BrowserText.fieldText(text))
+                if text == "/" && searchText.isEmpty { return }
+                pendingSearch = searchText + BrowserText.fieldText(text)
             } else if let command = MenuCommand(event) {
                 handleMenuCommand(command, actions: &actions)
             }
@@ -322,6 +419,8 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
     // MARK: Drawing
 
     func draw(in context: DrawContext) {
+        applyPendingSearch()
+        hasDrawn = true
         let columns = context.columns
         let rows = context.rows
         guard let window = CursesWindow(rows: rows, columns: columns, top: 0, left: 0) else { return }
@@ -370,16 +469,22 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
         // Without the sidebar (narrow terminals) the header says which system is shown.
         if columns < Self.sidebarMinimumColumns { right.insert(model.system?.displayName ?? "All", at: 0) }
         if model.favouritesOnly { right.append("★ only") }
-        right.append("\(model.filteredGames.count) of \(model.games.count)")
+        right.append("\(model.filteredCount) of \(model.games.count)")
         let text = right.joined(separator: " │ ") + " "
         let start = max(column + 1, columns - text.count)
         window.put(text, row: 0, column: start, width: columns - start, style: Theme.selectedInactive)
     }
 
     private func drawProgress(_ window: CursesWindow, row: Int, columns: Int) {
-        guard let scan, let progress = scan.snapshot.progress, progress.totalGuess > 0,
+        guard let scan, let progress = scan.snapshot.progress,
               ContinuousClock.now - scan.startedAt > .milliseconds(300) || progress.totalGuess > 50 else {
             window.put(String(repeating: "─", count: columns), row: row, column: 0, style: Theme.border)
+            return
+        }
+        if progress.isWalking {
+            let label = " Looking for games: \(progress.filesSeen) files "
+            let column = window.put(label, row: row, column: 0, style: Theme.accent)
+            window.put(" " + progress.currentFolder, row: row, column: column, width: max(0, columns - column), style: Theme.dimText)
             return
         }
         let label = " Scanning \(progress.filesSeen)/\(progress.totalGuess) "
@@ -387,6 +492,8 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
         let barWidth = min(30, max(0, columns - column - 2))
         column += window.put(BrowserText.progressBar(done: progress.filesSeen, total: progress.totalGuess, width: barWidth),
                              row: row, column: column, style: Theme.title)
+        let counts = " \(progress.gamesFound) \(progress.gamesFound == 1 ? "game" : "games") · \(progress.skipped) skipped"
+        column += window.put(counts, row: row, column: column, width: max(0, columns - column), style: Theme.accent)
         window.put(" " + progress.currentFile, row: row, column: column, width: max(0, columns - column), style: Theme.dimText)
     }
 
@@ -415,7 +522,7 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
         let visible = max(1, rows - 1)
         guard !model.rows.isEmpty else {
             let message = model.games.isEmpty
-                ? (scan == nil ? "No games yet: Ctrl-A adds a folder." : "Looking for games…")
+                ? (scan == nil && !startupScanPending ? "No games yet: Ctrl-A adds a folder." : "Looking for games…")
                 : "No game matches."
             window.put(message, row: top + 2, column: left + 2, width: width - 4, style: Theme.dimText)
             return
@@ -469,10 +576,22 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
         let artRows = min(rows - (row - top), inner * 3 / 8 + 1)
         guard artRows >= 3 else { return }
         let stateFolder = services.paths.states.appendingPathComponent(game.system.rawValue)
-        if let art = preview.art(for: game, stateFolder: stateFolder, columns: inner, rows: artRows) {
+        let kind = services.config.libraryArt
+        if let (art, source) = preview.art(for: game, finder: thumbnails, kind: kind, stateFolder: stateFolder,
+                                           columns: inner, rows: artRows - 1) {
             art.draw(in: window, row: row, column: left + 2)
+            let caption = switch source {
+            case .thumbnail(.boxart): "box art"
+            case .thumbnail(.title): "title screen"
+            case .thumbnail(.snap): "snap"
+            case .saveState: "latest save state"
+            }
+            window.put(caption, row: row + artRows - 1, column: left + 2, width: inner, style: Theme.dimText)
         } else {
-            window.put("No save state yet", row: row, column: left + 2, width: inner, style: Theme.dimText)
+            // Neither art nor a state: the title, large enough to fill the place of a picture.
+            window.put(BrowserText.title(of: game), row: row + artRows / 2, column: left + 2, width: inner, style: Theme.title)
+            window.put("no box art or save state yet", row: row + artRows / 2 + 1, column: left + 2, width: inner,
+                       style: Theme.dimText)
         }
     }
 

@@ -2,31 +2,84 @@ import Foundation
 import Library
 import PhosphorKit
 
-/// The browser's save-state preview: the newest state screenshot of a game (the automatic
-/// state or any slot), decoded into half-block art once per file version and size. UI thread only.
+/// What the browser's preview pane shows for a game: its thumbnail (box art, title screen or
+/// snap, by the `libraryArt` setting) when one is found, else the newest save-state screenshot
+/// (the automatic state or any slot); nil leaves the pane to the game's title. Decoded into
+/// half-block art once per file version and size. A PNG that does not decode is skipped with
+/// one line in the log (once per file, not once per draw). UI thread only.
 struct PreviewCache {
+    /// Where the picture came from (the pane says so under it).
+    enum Source: Equatable {
+        case thumbnail(ThumbnailKind)
+        case saveState
+    }
+
     private var key: String?
     private var art: HalfBlockArt?
+    /// Thumbnail lookups by game id (a few `stat` calls each, not repeated on every draw).
+    private var thumbnails: [Int64: URL?] = [:]
+    /// Files that did not decode, already logged.
+    private var broken: Set<String> = []
+    private let log: (String) -> Void
 
-    mutating func invalidate() { key = nil }
+    init(log: @escaping (String) -> Void = { Log.warning($0) }) {
+        self.log = log
+    }
 
-    /// Art for the newest preview of `game`, nil when it has no state with a screenshot.
-    mutating func art(for game: Game, stateFolder: URL, columns: Int, rows: Int) -> HalfBlockArt? {
-        guard let (file, modified) = Self.newestPreview(for: game, in: stateFolder) else { return nil }
-        let wanted = "\(file.path)|\(modified.timeIntervalSince1970)|\(columns)x\(rows)"
-        if wanted != key {
-            key = wanted
-            art = HalfBlockArt(file: file, columns: columns, rows: rows)
+    /// Forgets the lookups (a game may have been played, a thumbnail added).
+    mutating func invalidate() {
+        key = nil
+        thumbnails = [:]
+    }
+
+    /// The art to show for `game`, and where it came from; nil when it has neither a thumbnail
+    /// nor a state with a screenshot.
+    mutating func art(for game: Game, finder: ThumbnailFinder, kind: ThumbnailKind, stateFolder: URL,
+                      columns: Int, rows: Int) -> (art: HalfBlockArt, source: Source)? {
+        if thumbnails[game.id] == nil { thumbnails[game.id] = .some(finder.file(for: game, kind: kind)) }
+        if let file = thumbnails[game.id] ?? nil, let art = picture(file, columns: columns, rows: rows) {
+            return (art, .thumbnail(kind))
         }
-        return art
+        if let (file, _) = Self.newestPreview(for: game, in: stateFolder), let art = picture(file, columns: columns, rows: rows) {
+            return (art, .saveState)
+        }
+        return nil
+    }
+
+    /// The decoded art of `file`, from the cache when the file and size are unchanged.
+    private mutating func picture(_ file: URL, columns: Int, rows: Int) -> HalfBlockArt? {
+        guard !broken.contains(file.path),
+              let modified = (try? FileManager.default.attributesOfItem(atPath: file.path))?[.modificationDate] as? Date else {
+            return nil
+        }
+        let wanted = "\(file.path)|\(modified.timeIntervalSince1970)|\(columns)x\(rows)"
+        if wanted == key { return art }
+        do {
+            let image = try PNGImage(decoding: [UInt8](try Data(contentsOf: file)))
+            key = wanted
+            art = HalfBlockArt(image: image, columns: columns, rows: rows)
+            return art
+        } catch {
+            broken.insert(file.path)
+            log("preview: \(DisplayText.sanitized(file.path)): not a readable PNG (\(ErrorText.line(error))); skipped")
+            return nil
+        }
+    }
+
+    /// Where `StateStore` puts the automatic state's screenshot of `game` (tests write one there).
+    static func statesScreenshotForTests(game: Game, folder: URL) -> URL {
+        StateStore(folder: folder, game: identity(of: game)).screenshotFile(StateSlot.all[0])
+    }
+
+    private static func identity(of game: Game) -> GameIdentity {
+        GameIdentity(key: GameIdentity.key(forROM: URL(fileURLWithPath: game.fileName)),
+                     system: game.system, coreName: "", coreVersion: "")
     }
 
     /// The most recently written state screenshot of `game` in `folder` (`paths.states/<system>`),
     /// named the way `StateStore` names them for the ROM file the game plays from.
     static func newestPreview(for game: Game, in folder: URL) -> (URL, Date)? {
-        let identity = GameIdentity(key: GameIdentity.key(forROM: URL(fileURLWithPath: game.fileName)),
-                                    system: game.system, coreName: "", coreVersion: "")
-        let store = StateStore(folder: folder, game: identity)
+        let store = StateStore(folder: folder, game: identity(of: game))
         var newest: (URL, Date)?
         for slot in StateSlot.all {
             let file = store.screenshotFile(slot)

@@ -33,22 +33,31 @@ enum BrowserCommand {
         }
         let url = URL(fileURLWithPath: parsed.positionals[0], isDirectory: true).standardizedFileURL
         try paths.createFolders()
+        ProcessLocale.useUTF8()
         let library = try GameLibrary(url: paths.database)
         if let note = library.recoveryNote { PhosphorCommand.printError(note) }
         let folder = try library.addFolder(url)
         // Written unbuffered, and always before the first buffered `print` below.
+        let columns = (try? terminalSize(of: STDOUT_FILENO).columns) ?? 80
         let progressLine = isatty(STDOUT_FILENO) == 1
-            ? ScanProgressLine(write: { FileHandle.standardOutput.write(Data($0.utf8)) }) : nil
-        let report = try library.scan { progressLine?.update($0) }
+            ? ScanProgressLine(columns: columns, write: { FileHandle.standardOutput.write(Data($0.utf8)) }) : nil
+        // Ctrl-C stops the scan between batches; what was read so far stays in the library.
+        do { try InterruptRequest.catch() } catch { Log.warning("add: \(error); Ctrl-C will end the scan at once") }
+        let report = try library.scan(progress: { progressLine?.update($0) }, isCancelled: { InterruptRequest.isRequested })
         progressLine?.finish()
         let prefix = folder.url.path.hasSuffix("/") ? folder.url.path : folder.url.path + "/"
-        let count = try library.games().filter { $0.path.hasPrefix(prefix) }.count
-        print("added \(DisplayText.sanitized(folder.url.path)): \(count) \(count == 1 ? "game" : "games")")
+        let count = try library.gameCount(under: prefix)
+        if report.wasCancelled {
+            print("stopped (Ctrl-C): \(count) \(count == 1 ? "game" : "games") of \(DisplayText.sanitized(folder.url.path)) "
+                + "kept so far; `phosphor add` again reads only the rest")
+        } else {
+            print("added \(DisplayText.sanitized(folder.url.path)): \(count) \(count == 1 ? "game" : "games")")
+        }
         let skipped = SkippedFilesSummary(scanProblems: report.problems, stored: (try? library.problems()) ?? [],
                                           folderPath: folder.url.path)
         skipped.log()
         for line in skipped.lines(logFile: paths.logFile.path) { print(line) }
-        return 0
+        return report.wasCancelled ? 130 : 0
     }
 }
 

@@ -1,3 +1,4 @@
+import Library
 import PhosphorKit
 
 extension PhosphorConfig {
@@ -75,6 +76,7 @@ extension PhosphorConfig {
         }
 
         if let layout = try top.choice("dsLayout", as: DSScreenLayout.self) { config.dsLayout = layout }
+        if let art = try top.choice("libraryArt", as: ThumbnailKind.self) { config.libraryArt = art }
 
         if var slots = try top.object("lastStateSlots") {
             for member in slots.members {

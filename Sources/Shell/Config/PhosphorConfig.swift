@@ -1,3 +1,4 @@
+import Library
 import PhosphorKit
 
 /// Everything the user can set in `config.json` (`PhosphorPaths.configFile`).
@@ -23,6 +24,9 @@ public struct PhosphorConfig: Sendable, Equatable {
     public var dsLayout: DSScreenLayout = .stacked
     /// The save-state slot (1–9) last used per game, keyed by the game key (ROM base name).
     public var lastStateSlots: [String: Int] = [:]
+    /// The picture the browser's preview pane shows for a game: its box art, title screen or
+    /// snap, from the thumbnail folders (`"libraryArt": "boxart" | "title" | "snap"`).
+    public var libraryArt: ThumbnailKind = .boxart
 
     public init() {}
 
@@ -132,7 +136,7 @@ public struct HoldTimingSettings: Sendable, Equatable, Codable {
 
 extension PhosphorConfig: Encodable {
     private enum Key: String, CodingKey {
-        case version, libraryFolders, cores, video, audio, fastForward, hold, dsLayout, lastStateSlots
+        case version, libraryFolders, cores, video, audio, fastForward, hold, dsLayout, lastStateSlots, libraryArt
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -147,6 +151,7 @@ extension PhosphorConfig: Encodable {
         try container.encode(hold, forKey: .hold)
         try container.encode(dsLayout, forKey: .dsLayout)
         try container.encode(lastStateSlots, forKey: .lastStateSlots)
+        try container.encode(libraryArt, forKey: .libraryArt)
     }
 }
 
