@@ -148,7 +148,12 @@ pressed = picture()
 pump(1.6)                               # far past any autorepeat-based hold window
 still_pressed = picture()
 reply(b"\x1b[%d;1:3u" % A_KEY)          # release A
-pump(0.6)
+# Polls instead of one fixed wait: on a loaded machine the next drawn frame can come late. A
+# release that does not let go never brings the idle picture back within the limit.
+release_deadline = time.time() + 3.0
+while time.time() < release_deadline and picture() != idle:
+    if not pump(0.1):
+        break
 released = picture()
 os.kill(pid, signal.SIGTERM)
 pump(2.0)
