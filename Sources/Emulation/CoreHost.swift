@@ -41,6 +41,9 @@ public final class CoreHost: EmulatorCore {
     let connections: CoreConnections
     let options: CoreOptions
     let battery: BatterySave
+    /// The cartridge's real-time clock (`RETRO_MEMORY_RTC`, e.g. MBC3 games), `<game>.rtc` beside
+    /// the `.srm` as RetroArch keeps it.
+    let clock: BatterySave
 
     // Counters and per-frame settings (core thread).
     /// This frame's samples stay out of the audio ring (fast-forward without sound).
@@ -84,8 +87,10 @@ public final class CoreHost: EmulatorCore {
         options = CoreOptions(
             file: paths.coreOptions.appendingPathComponent("\(configuration.core.name).json"),
             overrides: configuration.core.profile.defaultOptions.merging(configuration.optionOverrides) { $1 })
-        battery = BatterySave(file: paths.saves.appendingPathComponent(configuration.saveFolder)
-            .appendingPathComponent("\(configuration.gameName).srm"))
+        let saveFolder = paths.saves.appendingPathComponent(configuration.saveFolder)
+        battery = BatterySave(file: saveFolder.appendingPathComponent("\(configuration.gameName).srm"))
+        clock = BatterySave(file: saveFolder.appendingPathComponent("\(configuration.gameName).rtc"), kind: "clock",
+                            writesFreshMemory: true)
         avInfo = AVInfo(baseWidth: 0, baseHeight: 0, maxWidth: 0, maxHeight: 0, aspectRatio: nil,
                         framesPerSecond: 60, sampleRate: 44100)
         CoreHost.current = self
@@ -144,6 +149,9 @@ public final class CoreHost: EmulatorCore {
         battery.attach(data: core.table.get_memory_data(UInt32(RETRO_MEMORY_SAVE_RAM)),
                        size: core.table.get_memory_size(UInt32(RETRO_MEMORY_SAVE_RAM)))
         try battery.loadFromDisk()
+        clock.attach(data: core.table.get_memory_data(UInt32(RETRO_MEMORY_RTC)),
+                     size: core.table.get_memory_size(UInt32(RETRO_MEMORY_RTC)))
+        try clock.loadFromDisk()
     }
 
     /// The core's own version (retro_get_system_info), read once when it was loaded. Core thread.
@@ -159,6 +167,7 @@ public final class CoreHost: EmulatorCore {
         core.table.run()
         frameCount += 1
         battery.frameDidRun(framesPerSecond: avInfo.framesPerSecond)
+        clock.frameDidRun(framesPerSecond: avInfo.framesPerSecond)
     }
 
     public func reset() {
@@ -211,16 +220,23 @@ public final class CoreHost: EmulatorCore {
 
     /// Why the battery save could not be written last time (nil when the last write worked).
     /// Any thread.
-    public var batterySaveFailure: String? { battery.writeFailure.value }
+    public var batterySaveFailure: String? { battery.writeFailure.value ?? clock.writeFailure.value }
 
-    /// Writes the battery save now (quit, pause). Core thread.
-    public func flushBatterySave() { battery.writeNow() }
+    /// Writes the battery save and the clock now (quit, pause). Core thread.
+    public func flushBatterySave() {
+        battery.writeNow()
+        clock.writeNow()
+    }
 
     /// Unloads the game and the core, writing the battery save first. Core thread.
     public func unload() {
         guard CoreHost.current === self else { return }
-        if loaded { battery.writeNow() }
+        if loaded {
+            battery.writeNow()
+            clock.writeNow()
+        }
         battery.waitForPendingWrites()
+        clock.waitForPendingWrites()
         unloadCore()
     }
 
