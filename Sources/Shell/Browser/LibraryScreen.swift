@@ -129,13 +129,21 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
             let rom = try library.playableFile(for: game)
             status = nil
             actions.append(.play(GameLaunch(rom: rom, system: game.system, title: DisplayText.sanitized(game.title),
-                                            gameID: game.id, resume: resume)))
+                                            gameID: game.id, resume: resume, archive: archivedGame(game))))
         } catch {
             status = ("\(error)", true)
         }
     }
 
-    private func gameStarted(_ launch: GameLaunch) {
+    /// The archive a game is played from, if any, and whether it is the archive's only game
+    /// (then its files are named after the archive, as RetroArch names them).
+    private func archivedGame(_ game: Game) -> ArchivedGame? {
+        guard let entry = game.archiveEntry else { return nil }
+        let gamesInArchive = (try? library.games().filter { $0.path == game.path }.count) ?? 1
+        return ArchivedGame(archive: URL(fileURLWithPath: game.path), entry: entry, isOnlyGame: gamesInArchive == 1)
+    }
+
+        private func gameStarted(_ launch: GameLaunch) {
         guard let id = launch.gameID else { return }
         do { try library.recordPlayStart(gameID: id) } catch { Log.error("library: \(error)") }
     }

@@ -35,14 +35,23 @@ struct HeadlessRun {
     }
 
     func run() throws -> Result {
-        let system = try RomCheck.inspect(rom)
+        // A game in an archive runs from its extracted copy, named after the archive.
+        let archive: ArchivedGame?
+        let rom: URL
+        let system: GameSystem?
+        if ArchivedGame.isArchive(self.rom) {
+            let opened = try ArchivedGame.open(self.rom, paths: paths)
+            (rom, system, archive) = (opened.rom, opened.system, opened.game)
+        } else {
+            (rom, system, archive) = (self.rom, try RomCheck.inspect(self.rom), nil)
+        }
         let stateBytes = try stateIn.map { try Self.readState($0) }
         let stateName = stateIn?.lastPathComponent ?? ""
         let stateSidecar = stateIn.flatMap(Self.readSidecar)
         let config = ConfigStore.load(from: paths.configFile)
         if let error = config.loadError { Log.error("\(error)") }
         let setup = try GameSetup(rom: rom, system: system, explicitCore: explicitCore, config: config.config,
-                                  catalog: CoreCatalog.discover(), paths: paths)
+                                  catalog: CoreCatalog.discover(), paths: paths, archive: archive)
         let coreCheats = try Self.coreCheats(cheats, setup: setup)
         // Held until the run returns (its battery save is written on unload, before that).
         let lock = try GameLock.acquire(GameLock.file(states: paths.states, system: (setup.system ?? system)?.rawValue ?? setup.core.name,

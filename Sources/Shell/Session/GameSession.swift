@@ -69,7 +69,8 @@ final class GameSession {
         startedAt = now
         let config = services.config
         let setup = try GameSetup(rom: launch.rom, system: launch.system, explicitCore: launch.explicitCore,
-                                  config: config, catalog: services.catalog, paths: services.paths)
+                                  config: config, catalog: services.catalog, paths: services.paths,
+                                  archive: launch.archive)
         guard let system = setup.system else {
             let file = launch.rom.lastPathComponent
             throw launch.explicitCore.map { EmulationError.unknownSystemForCore(file: file, core: $0.lastPathComponent) }

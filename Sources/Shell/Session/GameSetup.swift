@@ -18,15 +18,27 @@ struct GameSetup {
 
     /// Detects the console (unless given) and picks the core. Throws a one-line error for a ROM
     /// no console claims or no installed core plays.
+    /// `archive`: the archive the ROM was extracted from (its only game is named after it).
     init(rom: URL, system: GameSystem?, explicitCore: URL?, config: PhosphorConfig, catalog: CoreCatalog,
-         paths: PhosphorPaths) throws {
+         paths: PhosphorPaths, archive: ArchivedGame? = nil) throws {
         self.rom = rom
         let detected = try system ?? RomCheck.inspect(rom)
         core = try CoreSelection.core(for: rom, system: detected, explicitCore: explicitCore,
                                       preferences: config.corePreferences, catalog: catalog)
         detectedSystem = detected
-        let names = GameKeyIndex.names(forROM: rom, console: detected?.rawValue ?? core.systems.first?.rawValue ?? core.name,
-                                       data: paths.data)
+        let console = detected?.rawValue ?? core.systems.first?.rawValue ?? core.name
+        let names: GameKeyIndex.Names
+        if let archive, archive.isOnlyGame {
+            names = GameKeyIndex.names(forArchive: archive.archive, extracted: rom,
+                                       extractionFolder: ArchivedGame.extractionFolder(paths), console: console, data: paths.data)
+            if let former = names.formerBatterySave {
+                // CoreHost's save folder: the detected system, else the core's name.
+                let saves = paths.saves.appendingPathComponent(detected?.rawValue ?? core.name)
+                ArchivedGame.moveFormerSaves(named: former, to: names.batterySave, in: saves)
+            }
+        } else {
+            names = GameKeyIndex.names(forROM: rom, console: console, data: paths.data)
+        }
         gameKey = names.key
         batterySaveName = names.batterySave
     }
