@@ -3,7 +3,7 @@ import TestSupport
 import XCTest
 
 /// The real-time clock of an MBC3 cartridge (`RETRO_MEMORY_RTC`) kept in `<game>.rtc` beside the
-/// `.srm`, with gambatte and the project's clock cartridge (`Roms/gb/phosphor-clock.gb`), which
+/// `.srm`, with gambatte and the project's clock cartridge (`Tests/Fixtures/clockcart/phosphor-clock.gb`), which
 /// shows the clock it reads and copies it into its battery RAM (issue 16).
 final class ClockCartridgeTests: XCTestCase {
     var phosphor: PhosphorProcess!
@@ -11,7 +11,7 @@ final class ClockCartridgeTests: XCTestCase {
     override func setUpWithError() throws { phosphor = try PhosphorProcess() }
     override func tearDown() { phosphor.cleanUp() }
 
-    let clockCartridge = PhosphorProcess.rom("gb/phosphor-clock.gb")
+    let clockCartridge = PhosphorProcess.packageRoot.appendingPathComponent("Tests/Fixtures/clockcart/phosphor-clock.gb")
     var saves: URL { phosphor.home.appendingPathComponent("data/saves/gb") }
 
     /// Runs the cartridge headless and returns the clock it read on its last frame, in seconds

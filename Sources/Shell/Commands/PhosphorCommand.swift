@@ -5,6 +5,9 @@ import PhosphorKit
 /// The `phosphor` command line: picks a run mode from the arguments and returns the exit code.
 /// Errors are one line on stderr, `phosphor: <what went wrong>`.
 public enum PhosphorCommand {
+    /// What `phosphor --version` prints after the name (also in the man page's header).
+    public static let version = "0.1.0"
+
     public static let usage = """
         usage: phosphor                      open the game browser
                phosphor ROM                  play a game in this terminal
@@ -15,6 +18,7 @@ public enum PhosphorCommand {
                              [--cheat CODE]... [--core PATH] ROM
                phosphor cores                list the libretro cores found, per system
                phosphor add DIR              add a folder to the game library
+               phosphor --version            print the version
         """
 
     public static func main(_ arguments: [String]) -> Int32 {
@@ -30,6 +34,9 @@ public enum PhosphorCommand {
             case "add": return try BrowserCommand.add(rest, paths: paths)
             case "help", "--help", "-h":
                 print(usage)
+                return 0
+            case "--version", "-V":
+                print("phosphor \(version)")
                 return 0
             default:
                 if first.hasPrefix("--") || FileManager.default.fileExists(atPath: first) {
@@ -94,7 +101,16 @@ public enum PhosphorCommand {
             explicitCore: parsed.options["core"].map { URL(fileURLWithPath: $0) },
             cheats: parsed.allValues["cheat"] ?? [],
             paths: paths)
-        print(try run.run().summary)
+        // Cores print on standard output (gambatte: "cgb: 1"): that goes to the log, and standard
+        // output carries only the result line.
+        let results = Log.shared.redirectStandardOutputOnly().map { FileHandle(fileDescriptor: $0, closeOnDealloc: true) }
+        let summary = try run.run().summary
+        fflush(nil)
+        if let results {
+            results.write(Data("\(summary)\n".utf8))
+        } else {
+            print(summary)
+        }
         return 0
     }
 

@@ -4,6 +4,7 @@ import Foundation
 import Input
 import PhosphorKit
 import Render
+import Terminal
 
 /// The running game: its core thread, sound, gamepads, save states, cheats and play settings.
 /// The play screen draws it and turns keys into its calls; the pause menu and its screens change
@@ -126,7 +127,9 @@ final class GameSession {
                             timing: HoldTiming(initialDelay: .milliseconds(config.hold.initialDelayMilliseconds),
                                                repeatGap: .milliseconds(config.hold.repeatGapMilliseconds)))
         colorModeOverride = try? services.overrides.colorMode.map(ColorMode.init(argument:))
-        detectedColorMode = ColorMode.detect(environment: ProcessInfo.processInfo.environment)
+        detectedColorMode = ColorMode.detect(environment: ProcessInfo.processInfo.environment,
+                                             terminfo: CursesWindow.terminalName.isEmpty ? nil
+                                                 : (CursesWindow.paletteSize, CursesWindow.hasDirectColor))
         states = StateStore(folder: services.paths.states.appendingPathComponent(system.rawValue),
                             game: GameIdentity(key: gameKey, system: system, romSize: Self.fileSize(launch.rom),
                                                coreName: core.name, coreVersion: coreVersion))
