@@ -9,7 +9,7 @@ _phosphor() {
         --frames|--state-at|--cheat|--audio-device) return ;;
         --color) COMPREPLY=($(compgen -W '24bit 256 16' -- "$current")); return ;;
         --core) COMPREPLY=($(compgen -f -X '!*.so' -- "$current")); compopt -o plusdirs 2>/dev/null; return ;;
-        --input|--state-out|--state-in|--screenshot|--audio-wav) COMPREPLY=($(compgen -f -- "$current")); return ;;
+        --input|--state-out|--state-in|--screenshot|--audio-wav|--cheat-file) COMPREPLY=($(compgen -f -- "$current")); return ;;
     esac
     if [[ $COMP_CWORD -eq 1 ]]; then
         if [[ $current == -* ]]; then
@@ -30,7 +30,7 @@ _phosphor() {
             fi ;;
         run)
             if [[ $current == -* ]]; then
-                COMPREPLY=($(compgen -W '--headless --frames --input --state-out --state-at --state-in --screenshot --audio-wav --cheat --core' -- "$current"))
+                COMPREPLY=($(compgen -W '--headless --frames --input --state-out --state-at --state-in --screenshot --audio-wav --cheat --cheat-file --core' -- "$current"))
             else
                 COMPREPLY=($(compgen -f -X "!*.$games" -- "$current")); compopt -o plusdirs 2>/dev/null
             fi ;;

@@ -18,6 +18,8 @@ struct HeadlessRun {
     var explicitCore: URL?
     /// Codes from `--cheat`, all enabled, in order.
     var cheats: [String] = []
+    /// RetroArch `.cht` files from `--cheat-file`: their cheats that are on, after `cheats`.
+    var cheatFiles: [URL] = []
     var paths: PhosphorPaths
 
     struct Result {
@@ -52,7 +54,7 @@ struct HeadlessRun {
         if let error = config.loadError { Log.error("\(error)") }
         let setup = try GameSetup(rom: rom, system: system, explicitCore: explicitCore, config: config.config,
                                   catalog: CoreCatalog.discover(), paths: paths, archive: archive)
-        let coreCheats = try Self.coreCheats(cheats, setup: setup)
+        let coreCheats = try Self.coreCheats(cheats + Self.enabledCodes(in: cheatFiles), setup: setup)
         // Held until the run returns (its battery save is written on unload, before that).
         let lock = try GameLock.acquire(GameLock.file(states: paths.states, system: (setup.system ?? system)?.rawValue ?? setup.core.name,
                                                       gameKey: setup.gameKey), game: rom.lastPathComponent)
@@ -150,6 +152,17 @@ struct HeadlessRun {
             }
         }
         return list.coreCheats(support)
+    }
+
+    /// The codes switched on in RetroArch cheat files, as `--cheat` takes them (checked there).
+    static func enabledCodes(in files: [URL]) throws -> [String] {
+        try files.flatMap { file in
+            do {
+                return try RetroArchCheatFile.read(file).entries.filter(\.enabled).map(\.code)
+            } catch {
+                throw RomCheck.Failure(description: "--cheat-file: \(error)")
+            }
+        }
     }
 
     /// `<state>.json`: the identity `--state-out` writes next to a state (the slot store's sidecar format).

@@ -15,7 +15,7 @@ public enum PhosphorCommand {
                              [--core PATH] [--audio-device NAME] ROM
                phosphor run --headless --frames N [--input FILE] [--state-out FILE --state-at K]
                              [--state-in FILE] [--screenshot FILE.png] [--audio-wav FILE.wav]
-                             [--cheat CODE]... [--core PATH] ROM
+                             [--cheat CODE]... [--cheat-file FILE.cht]... [--core PATH] ROM
                phosphor cores                list the libretro cores found, per system
                phosphor add DIR              add a folder to the game library
                phosphor --version            print the version
@@ -66,7 +66,8 @@ public enum PhosphorCommand {
     static func runHeadless(_ arguments: [String], paths: PhosphorPaths) throws -> Int32 {
         let parsed = try CommandLineArguments(
             arguments,
-            valueOptions: ["frames", "input", "state-out", "state-at", "state-in", "screenshot", "audio-wav", "core", "cheat"],
+            valueOptions: ["frames", "input", "state-out", "state-at", "state-in", "screenshot", "audio-wav", "core", "cheat",
+                           "cheat-file"],
             flagOptions: ["headless"])
         guard parsed.flags.contains("headless") else {
             throw CommandLineArguments.UsageError(description: "run needs --headless (to play in the terminal: phosphor play ROM)")
@@ -100,6 +101,7 @@ public enum PhosphorCommand {
             audioWAV: parsed.options["audio-wav"].map { URL(fileURLWithPath: $0) },
             explicitCore: parsed.options["core"].map { URL(fileURLWithPath: $0) },
             cheats: parsed.allValues["cheat"] ?? [],
+            cheatFiles: (parsed.allValues["cheat-file"] ?? []).map { URL(fileURLWithPath: $0) },
             paths: paths)
         // Cores print on standard output (gambatte: "cgb: 1"): that goes to the log, and standard
         // output carries only the result line.

@@ -28,6 +28,9 @@ enum GameCommand: Equatable {
     case setCheats(CheatList)
     /// Adds a cheat (switched on) at the end of the list, applies and saves it.
     case addCheat(Cheat)
+    /// Adds cheats read from a RetroArch `.cht` file at the end of the list, applies and saves
+    /// them; `summary` is what the Cheat Codes screen says once they are in.
+    case importCheats([Cheat], summary: String)
     case toggleHeldButton(JoypadButton)
     case releaseHeldButtons
     /// The player's new key map: used at once and saved for the system.

@@ -49,6 +49,11 @@ extension GameSession {
             var list = cheatStore.list
             list.cheats.append(cheat)
             outcome.problem = updateCheats(list)
+        case .importCheats(let cheats, let summary):
+            var list = cheatStore.list
+            list.cheats += cheats
+            outcome.problem = updateCheats(list)
+            outcome.message = summary
         case .toggleHeldButton(let button): input.holdButtons.toggle(button)
         case .releaseHeldButtons: input.holdButtons.releaseAll()
         case .setKeyMap(let map):
