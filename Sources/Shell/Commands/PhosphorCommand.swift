@@ -29,7 +29,7 @@ public enum PhosphorCommand {
             let rest = Array(arguments.dropFirst())
             switch first {
             case "run": return try runHeadless(rest, paths: paths)
-            case "cores": return listCores()
+            case "cores": return listCores(paths: paths)
             case "play": return try PlayCommand.run(rest, paths: paths)
             case "add": return try BrowserCommand.add(rest, paths: paths)
             case "help", "--help", "-h":
@@ -116,7 +116,20 @@ public enum PhosphorCommand {
         return 0
     }
 
-    static func listCores() -> Int32 {
+    /// "BIOS: gba_bios.bin missing (optional)", "BIOS: all 2 present", nil when the core lists none.
+    static func firmwareStatus(of core: CoreInfo, systemFolder: URL) -> String? {
+        guard !core.firmware.isEmpty else { return nil }
+        let missing = core.missingFirmware(in: systemFolder)
+        guard !missing.isEmpty else { return "BIOS: all \(core.firmware.count) present" }
+        let required = missing.filter { !$0.isOptional }.map(\.path)
+        let optional = missing.filter(\.isOptional).map(\.path)
+        var parts: [String] = []
+        if !required.isEmpty { parts.append("REQUIRED missing: \(required.joined(separator: ", "))") }
+        if !optional.isEmpty { parts.append("optional missing: \(optional.count <= 4 ? optional.joined(separator: ", ") : "\(optional.count) files")") }
+        return "BIOS: " + parts.joined(separator: "; ") + " (in \(systemFolder.path))"
+    }
+
+    static func listCores(paths: PhosphorPaths) -> Int32 {
         let catalog = CoreCatalog.discover()
         if catalog.cores.isEmpty {
             print("No libretro cores found. Looked in:")
@@ -131,6 +144,7 @@ public enum PhosphorCommand {
                 let version = (try? LibretroCoreInfoReader.version(of: core.path)) ?? core.displayVersion ?? "?"
                 let marker = index == 0 ? "*" : " "
                 print("  \(marker) \(core.displayName)  \(version)  \(core.path.path)")
+                if let firmware = firmwareStatus(of: core, systemFolder: paths.system) { print("      \(firmware)") }
             }
         }
         let unassigned = catalog.cores.filter { $0.systems.isEmpty }

@@ -26,6 +26,7 @@ struct GameSetup {
         core = try CoreSelection.core(for: rom, system: detected, explicitCore: explicitCore,
                                       preferences: config.corePreferences, catalog: catalog)
         detectedSystem = detected
+        try Self.checkFirmware(of: core, systemFolder: paths.system)
         let console = detected?.rawValue ?? core.systems.first?.rawValue ?? core.name
         let names: GameKeyIndex.Names
         if let archive, archive.isOnlyGame {
@@ -41,6 +42,23 @@ struct GameSetup {
         }
         gameKey = names.key
         batterySaveName = names.batterySave
+    }
+
+    /// The BIOS files the core's `.info` lists, checked in the system folder before the core
+    /// loads: a missing required one is a one-line error naming the file and the folder (not a
+    /// core error or a black screen later); missing optional ones are a notice in the log.
+    static func checkFirmware(of core: CoreInfo, systemFolder: URL) throws {
+        let missing = core.missingFirmware(in: systemFolder)
+        let required = missing.filter { !$0.isOptional }
+        if !required.isEmpty {
+            // Debian's descriptions usually start with the file name: "gba_bios.bin (Game Boy Advance BIOS)".
+            let names = required.map { $0.description.hasPrefix($0.path) ? $0.description : "\($0.path) (\($0.description))" }
+            throw RomCheck.Failure(description: "\(core.displayName) needs \(names.joined(separator: ", ")) in \(systemFolder.path)")
+        }
+        let optional = missing.filter(\.isOptional)
+        if !optional.isEmpty {
+            Log.info("\(core.displayName): optional BIOS not in \(systemFolder.path): \(optional.map(\.path).joined(separator: ", "))")
+        }
     }
 
     /// The console whose buttons, codes and files the game uses: detected, else the core's first.
