@@ -86,6 +86,8 @@ public final class CoreHost: EmulatorCore {
         core = try LibretroCore(path: configuration.core.path)
         options = CoreOptions(
             file: paths.coreOptions.appendingPathComponent("\(configuration.core.name).json"),
+            gameFile: paths.coreOptions.appendingPathComponent(configuration.core.name)
+                .appendingPathComponent("\(configuration.gameName).json"),
             overrides: configuration.core.profile.defaultOptions.merging(configuration.optionOverrides) { $1 })
         let saveFolder = paths.saves.appendingPathComponent(configuration.saveFolder)
         battery = BatterySave(file: saveFolder.appendingPathComponent("\(configuration.gameName).srm"))
@@ -215,6 +217,12 @@ public final class CoreHost: EmulatorCore {
 
     @discardableResult
     public func setOption(_ value: String, for key: String) -> Bool { options.set(value, for: key) }
+
+    public var coreOptions: [CoreOptionState] { options.states }
+    public var coreOptionProblems: [String] { options.problems }
+    public func setCoreOption(_ value: String, for key: String, forThisGame: Bool) -> Bool {
+        options.set(value, for: key, forThisGame: forThisGame)
+    }
 
     public var batterySaveFile: URL? { battery.hasBatteryRAM ? battery.file : nil }
 
@@ -354,11 +362,11 @@ public final class CoreHost: EmulatorCore {
             return true
         case RETRO_ENVIRONMENT_SET_CORE_OPTIONS_V2:
             let v2 = data?.assumingMemoryBound(to: retro_core_options_v2.self).pointee
-            options.define(readOptionsV2(v2?.definitions))
+            options.define(readOptionsV2(v2?.definitions, categories: v2?.categories))
             return true
         case RETRO_ENVIRONMENT_SET_CORE_OPTIONS_V2_INTL:
             let intl = data?.assumingMemoryBound(to: retro_core_options_v2_intl.self).pointee
-            options.define(readOptionsV2(intl?.us?.pointee.definitions))
+            options.define(readOptionsV2(intl?.us?.pointee.definitions, categories: intl?.us?.pointee.categories))
             return true
         case RETRO_ENVIRONMENT_SET_CORE_OPTIONS_DISPLAY, RETRO_ENVIRONMENT_SET_CORE_OPTIONS_UPDATE_DISPLAY_CALLBACK:
             return true
@@ -462,45 +470,59 @@ public final class CoreHost: EmulatorCore {
     }
 
     private func readOptionsV1(_ first: UnsafePointer<retro_core_option_definition>?) -> [CoreOptions.Definition] {
-        readOptions(first.map(UnsafeMutablePointer.init(mutating:)), key: \.key, description: \.desc,
-                    values: \.values, defaultValue: \.default_value)
-    }
-
-    private func readOptionsV2(_ first: UnsafeMutablePointer<retro_core_option_v2_definition>?) -> [CoreOptions.Definition] {
-        readOptions(first, key: \.key, description: \.desc, values: \.values, defaultValue: \.default_value)
-    }
-
-    /// Reads a NULL-key-terminated array of v1 or v2 option definitions (the two C structs share
-    /// these fields).
-    private func readOptions<Entry, Values>(
-        _ first: UnsafeMutablePointer<Entry>?, key: KeyPath<Entry, UnsafePointer<CChar>?>,
-        description: KeyPath<Entry, UnsafePointer<CChar>?>, values: WritableKeyPath<Entry, Values>,
-        defaultValue: KeyPath<Entry, UnsafePointer<CChar>?>
-    ) -> [CoreOptions.Definition] {
-        guard var entry = first else { return [] }
+        guard var entry = first.map(UnsafeMutablePointer.init(mutating:)) else { return [] }
         var result: [CoreOptions.Definition] = []
-        while let name = entry.pointee[keyPath: key] {
-            let choices = optionValues(&entry.pointee[keyPath: values])
+        while let name = entry.pointee.key {
+            let (choices, labels) = optionValues(&entry.pointee.values)
             result.append(CoreOptions.Definition(
-                key: String(cString: name),
-                description: entry.pointee[keyPath: description].map { String(cString: $0) } ?? "",
-                values: choices,
-                defaultValue: entry.pointee[keyPath: defaultValue].map { String(cString: $0) } ?? choices.first ?? ""))
+                key: String(cString: name), description: Self.text(entry.pointee.desc), values: choices,
+                defaultValue: entry.pointee.default_value.map { String(cString: $0) } ?? choices.first ?? "",
+                info: Self.text(entry.pointee.info), labels: labels))
             entry += 1
         }
         return result
     }
 
-    /// Reads a NULL-terminated fixed array of retro_core_option_value (imported as a tuple).
-    private func optionValues<Tuple>(_ tuple: inout Tuple) -> [String] {
+    /// v2: the v1 fields plus a category (its description from `categories`).
+    private func readOptionsV2(_ first: UnsafeMutablePointer<retro_core_option_v2_definition>?,
+                               categories: UnsafeMutablePointer<retro_core_option_v2_category>?) -> [CoreOptions.Definition] {
+        var categoryNames: [String: String] = [:]
+        if var category = categories {
+            while let key = category.pointee.key {
+                categoryNames[String(cString: key)] = Self.text(category.pointee.desc)
+                category += 1
+            }
+        }
+        guard var entry = first else { return [] }
+        var result: [CoreOptions.Definition] = []
+        while let name = entry.pointee.key {
+            let (choices, labels) = optionValues(&entry.pointee.values)
+            let categoryKey = entry.pointee.category_key.map { String(cString: $0) } ?? ""
+            result.append(CoreOptions.Definition(
+                key: String(cString: name), description: Self.text(entry.pointee.desc), values: choices,
+                defaultValue: entry.pointee.default_value.map { String(cString: $0) } ?? choices.first ?? "",
+                info: Self.text(entry.pointee.info), category: categoryNames[categoryKey] ?? categoryKey, labels: labels))
+            entry += 1
+        }
+        return result
+    }
+
+    private static func text(_ pointer: UnsafePointer<CChar>?) -> String { pointer.map { String(cString: $0) } ?? "" }
+
+    /// Reads a NULL-terminated fixed array of retro_core_option_value (imported as a tuple):
+    /// the values, and their labels where the core gives one.
+    private func optionValues<Tuple>(_ tuple: inout Tuple) -> ([String], [String: String]) {
         withUnsafeBytes(of: &tuple) { raw in
             let values = raw.bindMemory(to: retro_core_option_value.self)
             var result: [String] = []
+            var labels: [String: String] = [:]
             for value in values {
                 guard let text = value.value else { break }
-                result.append(String(cString: text))
+                let string = String(cString: text)
+                result.append(string)
+                if let label = value.label { labels[string] = String(cString: label) }
             }
-            return result
+            return (result, labels)
         }
     }
 }

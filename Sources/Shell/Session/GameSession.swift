@@ -109,6 +109,8 @@ final class GameSession {
                                   makeCore: services.overrides.makeCore)
         try thread.start()
         let (avInfo, coreVersion) = try thread.perform { ($0.avInfo, $0.coreVersion) }
+        let (optionStates, optionProblems) = try thread.perform { ($0.coreOptions, $0.coreOptionProblems) }
+        coreOptionStates = optionStates
         if let audio {
             do {
                 audio.setVolume(Double(config.audio.volume) / 100)
@@ -137,6 +139,7 @@ final class GameSession {
         let padMappings = GamepadMapping.loadOverrides(from: services.paths.gamepadMappings)
         gamepads = GamepadManager(overrides: padMappings.overrides)
         var notices = loaded.problems.map(\.description)
+        notices += optionProblems
         if let problem = padMappings.problem { notices.append(problem) }
         notices += Self.cheatNotices(cheatStore, support: cheatSupport)
         if let audioStatus { notices.append(audioStatus) }
@@ -144,6 +147,9 @@ final class GameSession {
         startNotices = notices
         if launch.resume, let skipped = resumeAutoState(now: now) { startNotices.insert(skipped, at: 0) }
     }
+
+    /// The core's options as the core thread last reported them (the Core Options screen's snapshot).
+    var coreOptionStates: [CoreOptionState] = []
 
     /// Problems and facts worth saying at the start (the play screen adds its skin's and shows
     /// the first; all go to the log).
@@ -189,7 +195,8 @@ final class GameSession {
                      audioStatus: audioStatus, dsLayout: dsLayout, statusBarVisible: statusBarVisible,
                      canUndoLoad: states.canUndoLoad, stateSlots: states.list(), keyMap: input.keyMap,
                      cheats: CheatSnapshot(list: cheatStore.list, loadError: cheatStore.loadError.map { "\($0)" },
-                                           unsupportedReason: cheatSupport.unsupportedReason, note: cheatSupport.note))
+                                           unsupportedReason: cheatSupport.unsupportedReason, note: cheatSupport.note),
+                     coreOptions: coreOptionStates)
     }
 
     // MARK: Running and pausing
