@@ -1,0 +1,161 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// Files moving between Phosphor and the real RetroArch 1.14 (Debian's `retroarch`), run headless
+/// with null drivers, a config of the test's own and `--max-frames` (issue 16). RetroArch saves
+/// states only when it finds the core's `.info`, which takes both `libretro_info_path` and
+/// `libretro_directory` (the core's folder): without them it writes none, as if the core had no
+/// states ("Core does not support save states").
+final class RetroArchRoundTripTests: XCTestCase {
+    var phosphor: PhosphorProcess!
+
+    override func setUpWithError() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/retroarch") else {
+            throw XCTSkip("retroarch is not installed (make deps)")
+        }
+        phosphor = try PhosphorProcess()
+    }
+    override func tearDown() { phosphor?.cleanUp() }
+
+    let gambatte = "/usr/lib/x86_64-linux-gnu/libretro/gambatte_libretro.so"
+    var raFolder: URL { phosphor.home.appendingPathComponent("retroarch") }
+    var raStates: URL { raFolder.appendingPathComponent("states") }
+    var raSaves: URL { raFolder.appendingPathComponent("saves") }
+    var phosphorSaves: URL { phosphor.home.appendingPathComponent("data/saves/gbc") }
+
+    /// The GB cartridge under the name both programs use for its files.
+    private func rom() throws -> URL {
+        let rom = phosphor.home.appendingPathComponent("phosphor-test.gbc")
+        if !FileManager.default.fileExists(atPath: rom.path) {
+            try FileManager.default.copyItem(at: PhosphorProcess.rom("gb/phosphor-test.gbc"), to: rom)
+        }
+        return rom
+    }
+
+    /// Runs RetroArch on the cartridge for `frames` frames; it loads and writes the automatic
+    /// state and the battery save in its own folders.
+    @discardableResult
+    private func retroArch(frames: Int, compressed: Bool = false, autoLoad: Bool = false) throws -> String {
+        for folder in [raStates, raSaves] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        let config = raFolder.appendingPathComponent("retroarch.cfg")
+        try Data("""
+            video_driver = "null"
+            audio_driver = "null"
+            input_driver = "null"
+            menu_driver = "null"
+            libretro_info_path = "/usr/share/libretro/info"
+            libretro_directory = "\(URL(fileURLWithPath: gambatte).deletingLastPathComponent().path)"
+            savestate_auto_save = "true"
+            savestate_auto_load = "\(autoLoad)"
+            savestate_file_compression = "\(compressed)"
+            savestate_directory = "\(raStates.path)"
+            savefile_directory = "\(raSaves.path)"
+            sort_savestates_enable = "false"
+            sort_savefiles_enable = "false"
+            config_save_on_exit = "false"
+            history_list_enable = "false"
+            """.utf8).write(to: config)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/retroarch")
+        process.arguments = ["--config", config.path, "-L", gambatte, try rom().path, "--max-frames", "\(frames)", "--verbose"]
+        process.environment = ["HOME": raFolder.path, "PATH": "/usr/bin:/bin"]
+        process.currentDirectoryURL = raFolder
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, output)
+        return output
+    }
+
+    private func phosphorRun(_ extra: [String], frames: Int = 40) throws -> PhosphorProcess.Outcome {
+        let outcome = try phosphor.run(["run", "--headless", "--frames", "\(frames)"] + extra + [try rom().path])
+        XCTAssertEqual(outcome.status, 0, outcome.standardError)
+        return outcome
+    }
+
+    /// The GB cartridge's boot counter (offset 4 of its battery RAM).
+    private func bootCount(_ file: URL) throws -> Int {
+        let bytes = [UInt8](try Data(contentsOf: file))
+        return Int(bytes[4]) | Int(bytes[5]) << 8
+    }
+
+    /// The core's bytes inside a RASTATE or RZIP file (its `MEM ` block), taken out here with
+    /// Python's zlib (not Phosphor's reader).
+    private func memBlock(of state: URL) throws -> URL {
+        let raw = phosphor.home.appendingPathComponent("\(state.lastPathComponent).core")
+        let script = """
+            import struct, sys
+            import zlib
+            data = open(sys.argv[1], 'rb').read()
+            if data[:8] == b'#RZIPv\\x01#':
+                at, out = 20, b''
+                while at < len(data):
+                    size = struct.unpack('<I', data[at:at + 4])[0]
+                    out += zlib.decompress(data[at + 4:at + 4 + size]); at += 4 + size
+                data = out
+            assert data[:8] == b'RASTATE\\x01', data[:8]
+            at = 8
+            while True:
+                tag, size = data[at:at + 4], struct.unpack('<I', data[at + 4:at + 8])[0]
+                if tag == b'MEM ':
+                    open(sys.argv[2], 'wb').write(data[at + 8:at + 8 + size]); break
+                at += 8 + ((size + 7) & ~7)
+            """
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        python.arguments = ["-c", script, state.path, raw.path]
+        try python.run()
+        python.waitUntilExit()
+        XCTAssertEqual(python.terminationStatus, 0)
+        return raw
+    }
+
+    func testRetroArchStatesInBothContainersLoadInPhosphorLikeTheCoresBytes() throws {
+        for compressed in [false, true] {
+            try? FileManager.default.removeItem(at: raFolder)
+            // RetroArch boots a cartridge that has booted 4 times: its state shows BOOT 00005.
+            try FileManager.default.createDirectory(at: raSaves, withIntermediateDirectories: true)
+            try Data([0x50, 0x48, 0x4F, 0x53, 4, 0] + [UInt8](repeating: 0, count: 8192 - 6))
+                .write(to: raSaves.appendingPathComponent("phosphor-test.srm"))
+            try retroArch(frames: 100, compressed: compressed)
+            let state = raStates.appendingPathComponent("phosphor-test.state.auto")
+            let header = [UInt8](try Data(contentsOf: state).prefix(8))
+            XCTAssertEqual(header, Array((compressed ? "#RZIPv\u{1}#" : "RASTATE\u{1}").utf8), "RetroArch's container")
+            try? FileManager.default.removeItem(at: phosphor.home.appendingPathComponent("data/saves"))
+            let fromContainer = try phosphorRun(["--state-in", state.path]).fields["hash"]
+            try? FileManager.default.removeItem(at: phosphor.home.appendingPathComponent("data/saves"))
+            let fromBytes = try phosphorRun(["--state-in", try memBlock(of: state).path]).fields["hash"]
+            XCTAssertEqual(fromContainer, fromBytes, "compressed \(compressed): the state inside gives the same frame")
+            try? FileManager.default.removeItem(at: phosphor.home.appendingPathComponent("data/saves"))
+            XCTAssertNotEqual(fromContainer, try phosphorRun([]).fields["hash"], "the state's BOOT 00005, not a fresh boot's 00001")
+        }
+    }
+
+    func testRetroArchAutoLoadsPhosphorsStateAndBothKeepOneBatterySave() throws {
+        // Phosphor boots the cartridge once (counter 1); RetroArch takes its .srm and boots it again.
+        _ = try phosphorRun(["--state-out", raStates.appendingPathComponent("phosphor-test.state.auto").path, "--state-at", "30"])
+        XCTAssertEqual(try bootCount(phosphorSaves.appendingPathComponent("phosphor-test.srm")), 1)
+        try FileManager.default.createDirectory(at: raSaves, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: phosphorSaves.appendingPathComponent("phosphor-test.srm"),
+                                         to: raSaves.appendingPathComponent("phosphor-test.srm"))
+        let log = try retroArch(frames: 60, autoLoad: true)
+        XCTAssertNotNil(log.range(of: #"Auto load state from "[^"]*phosphor-test\.state\.auto" succeeded"#, options: .regularExpression)
+                        ?? log.range(of: "Loading state \"\(raStates.path)/phosphor-test.state.auto\""), log)
+        XCTAssertFalse(log.contains("Failed to load state"), log)
+        // The state carried the counter at 1 and RetroArch wrote that RAM back.
+        XCTAssertEqual(try bootCount(raSaves.appendingPathComponent("phosphor-test.srm")), 1)
+
+        // RetroArch's battery save, booted fresh by it (counter 2), read by Phosphor (3).
+        try retroArch(frames: 30)
+        XCTAssertEqual(try bootCount(raSaves.appendingPathComponent("phosphor-test.srm")), 2)
+        try FileManager.default.removeItem(at: phosphorSaves.appendingPathComponent("phosphor-test.srm"))
+        try FileManager.default.copyItem(at: raSaves.appendingPathComponent("phosphor-test.srm"),
+                                         to: phosphorSaves.appendingPathComponent("phosphor-test.srm"))
+        _ = try phosphorRun([])
+        XCTAssertEqual(try bootCount(phosphorSaves.appendingPathComponent("phosphor-test.srm")), 3)
+    }
+}
