@@ -24,6 +24,11 @@ public final class CoreHost: EmulatorCore {
         public var saveFolder: String
         /// Core option values forced for this run (on top of the saved ones).
         public var optionOverrides: [String: String]
+        /// The exact folder of the battery save and clock, instead of `saves/<saveFolder>/`
+        /// (RetroArch's folders when they are shared).
+        public var batterySaveFolder: URL?
+        /// The BIOS folder instead of Phosphor's `system/`.
+        public var systemFolder: URL?
 
         public init(core: CoreInfo, rom: URL, paths: PhosphorPaths, system: GameSystem?, gameName: String? = nil,
                     optionOverrides: [String: String] = [:]) {
@@ -79,7 +84,7 @@ public final class CoreHost: EmulatorCore {
         self.connections = connections
         let paths = configuration.paths
         try? paths.createFolders()
-        systemDirectory = strdup(paths.system.path)
+        systemDirectory = strdup((configuration.systemFolder ?? paths.system).path)
         saveDirectory = strdup(paths.saves.path)
         corePath = strdup(configuration.core.path.path)
         romPath = strdup(configuration.rom.path)
@@ -89,7 +94,7 @@ public final class CoreHost: EmulatorCore {
             gameFile: paths.coreOptions.appendingPathComponent(configuration.core.name)
                 .appendingPathComponent("\(configuration.gameName).json"),
             overrides: configuration.core.profile.defaultOptions.merging(configuration.optionOverrides) { $1 })
-        let saveFolder = paths.saves.appendingPathComponent(configuration.saveFolder)
+        let saveFolder = configuration.batterySaveFolder ?? paths.saves.appendingPathComponent(configuration.saveFolder)
         battery = BatterySave(file: saveFolder.appendingPathComponent("\(configuration.gameName).srm"))
         clock = BatterySave(file: saveFolder.appendingPathComponent("\(configuration.gameName).rtc"), kind: "clock",
                             writesFreshMemory: true)

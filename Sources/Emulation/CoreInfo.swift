@@ -17,6 +17,9 @@ public struct CoreInfo: Sendable, Equatable {
     public var displayVersion: String?
     /// False when the info file marks the core as needing OpenGL/Vulkan.
     public var softwareRendered: Bool
+    /// The name the core gives itself (`corename` in its `.info`, RetroArch's `library_name`):
+    /// RetroArch's per-core save and state subfolders are named after it.
+    public var libraryName: String?
     /// The BIOS and firmware files the `.info` file lists (`firmwareN_path`, `_desc`, `_opt`).
     public var firmware: [Firmware] = []
 
@@ -82,6 +85,7 @@ public struct CoreInfo: Sendable, Equatable {
             displayVersion: info["display_version"],
             softwareRendered: !(required.contains("opengl") || required.contains("vulkan")))
         firmware = CoreInfo.firmware(from: info)
+        libraryName = info["corename"]
     }
 
     /// `firmware_count` entries of an info file; entries without a path are left out.

@@ -9,6 +9,7 @@ import XCTest
 /// states ("Core does not support save states").
 final class RetroArchRoundTripTests: XCTestCase {
     var phosphor: PhosphorProcess!
+    var tmux: TmuxSession?
 
     override func setUpWithError() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/retroarch") else {
@@ -16,7 +17,10 @@ final class RetroArchRoundTripTests: XCTestCase {
         }
         phosphor = try PhosphorProcess()
     }
-    override func tearDown() { phosphor?.cleanUp() }
+    override func tearDown() {
+        tmux?.stop()
+        phosphor?.cleanUp()
+    }
 
     let gambatte = "/usr/lib/x86_64-linux-gnu/libretro/gambatte_libretro.so"
     var raFolder: URL { phosphor.home.appendingPathComponent("retroarch") }
@@ -35,10 +39,14 @@ final class RetroArchRoundTripTests: XCTestCase {
 
     /// Runs RetroArch on the cartridge for `frames` frames; it loads and writes the automatic
     /// state and the battery save in its own folders.
-    @discardableResult
-    private func retroArch(frames: Int, compressed: Bool = false, autoLoad: Bool = false) throws -> String {
-        for folder in [raStates, raSaves] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
-        let config = raFolder.appendingPathComponent("retroarch.cfg")
+    /// RetroArch's configuration, at `~/.config/retroarch/retroarch.cfg` of the HOME both
+    /// programs get (`raFolder`).
+    var raConfig: URL { raFolder.appendingPathComponent(".config/retroarch/retroarch.cfg") }
+
+    private func writeRetroArchConfig(compressed: Bool = false, autoLoad: Bool = false, sortSaves: Bool = false) throws {
+        for folder in [raStates, raSaves, raConfig.deletingLastPathComponent()] {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
         try Data("""
             video_driver = "null"
             audio_driver = "null"
@@ -52,10 +60,16 @@ final class RetroArchRoundTripTests: XCTestCase {
             savestate_directory = "\(raStates.path)"
             savefile_directory = "\(raSaves.path)"
             sort_savestates_enable = "false"
-            sort_savefiles_enable = "false"
+            sort_savefiles_enable = "\(sortSaves)"
             config_save_on_exit = "false"
             history_list_enable = "false"
-            """.utf8).write(to: config)
+            """.utf8).write(to: raConfig)
+    }
+
+    @discardableResult
+    private func retroArch(frames: Int, compressed: Bool = false, autoLoad: Bool = false, sortSaves: Bool = false) throws -> String {
+        try writeRetroArchConfig(compressed: compressed, autoLoad: autoLoad, sortSaves: sortSaves)
+        let config = raConfig
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/retroarch")
         process.arguments = ["--config", config.path, "-L", gambatte, try rom().path, "--max-frames", "\(frames)", "--verbose"]
@@ -143,8 +157,8 @@ final class RetroArchRoundTripTests: XCTestCase {
         try FileManager.default.copyItem(at: phosphorSaves.appendingPathComponent("phosphor-test.srm"),
                                          to: raSaves.appendingPathComponent("phosphor-test.srm"))
         let log = try retroArch(frames: 60, autoLoad: true)
-        XCTAssertNotNil(log.range(of: #"Auto load state from "[^"]*phosphor-test\.state\.auto" succeeded"#, options: .regularExpression)
-                        ?? log.range(of: "Loading state \"\(raStates.path)/phosphor-test.state.auto\""), log)
+        XCTAssertNotNil(log.range(of: #"Auto-loading save state from "[^"]*phosphor-test\.state\.auto" succeeded"#, options: .regularExpression)
+, log)
         XCTAssertFalse(log.contains("Failed to load state"), log)
         // The state carried the counter at 1 and RetroArch wrote that RAM back.
         XCTAssertEqual(try bootCount(raSaves.appendingPathComponent("phosphor-test.srm")), 1)
@@ -157,5 +171,41 @@ final class RetroArchRoundTripTests: XCTestCase {
                                          to: phosphorSaves.appendingPathComponent("phosphor-test.srm"))
         _ = try phosphorRun([])
         XCTAssertEqual(try bootCount(phosphorSaves.appendingPathComponent("phosphor-test.srm")), 3)
+    }
+
+    /// `"retroArchFolders": "share"`: Phosphor keeps the battery save in RetroArch's sorted save
+    /// folder (`saves/Gambatte/`) and its states in RetroArch's state folder in RetroArch's
+    /// container; RetroArch continues from both, and Phosphor from RetroArch's battery save.
+    func testSharedFoldersAreUsedWithRetroArchsNamingAndContainer() throws {
+        try writeRetroArchConfig(sortSaves: true)
+        let config = phosphor.home.appendingPathComponent("config/config.json")
+        try FileManager.default.createDirectory(at: config.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(#"{"retroArchFolders": "share"}"#.utf8).write(to: config)
+        let home = ["HOME": raFolder.path]
+        let headless = try phosphor.run(["run", "--headless", "--frames", "30", try rom().path], environment: home)
+        XCTAssertEqual(headless.status, 0, headless.standardError)
+        let sharedSave = raSaves.appendingPathComponent("Gambatte/phosphor-test.srm")
+        XCTAssertEqual(try bootCount(sharedSave), 1, "the battery save in RetroArch's sorted folder")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: phosphorSaves.path), "nothing in Phosphor's own folder")
+
+        // Played and quit: the automatic state goes to RetroArch's state folder, as RASTATE.
+        let session = try TmuxSession(arguments: ["play", "--no-audio", try rom().path], home: phosphor.home, environment: home)
+        tmux = session
+        try session.waitFor(text: "fps")
+        try session.send("Escape")
+        try session.waitFor(text: "Paused")
+        try session.send("End")
+        try session.send("Enter")
+        XCTAssertEqual(try session.waitForExit(), 0)
+        let auto = raStates.appendingPathComponent("phosphor-test.state.auto")
+        XCTAssertEqual([UInt8](try Data(contentsOf: auto).prefix(8)), Array("RASTATE\u{1}".utf8))
+        XCTAssertEqual(try bootCount(sharedSave), 2)
+
+        let log = try retroArch(frames: 60, autoLoad: true, sortSaves: true)
+        XCTAssertNotNil(log.range(of: #"Auto-loading save state from "[^"]*phosphor-test\.state\.auto" succeeded"#, options: .regularExpression), log)
+        try retroArch(frames: 30, sortSaves: true)  // boots again from the shared battery save
+        XCTAssertEqual(try bootCount(sharedSave), 3)
+        _ = try phosphor.run(["run", "--headless", "--frames", "30", try rom().path], environment: home)
+        XCTAssertEqual(try bootCount(sharedSave), 4, "Phosphor continues RetroArch's battery save")
     }
 }

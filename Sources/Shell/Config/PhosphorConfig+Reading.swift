@@ -81,6 +81,13 @@ extension PhosphorConfig {
             }
         }
 
+        if let folders = try top.string("retroArchFolders") {
+            guard ["share", "own"].contains(folders) else {
+                throw JSONFieldProblem(line: root.line, message: "retroArchFolders must be \"share\" or \"own\", not \"\(folders)\"")
+            }
+            config.sharesRetroArchFolders = folders == "share"
+        }
+
         warnings += unknown(top, what: "setting")
         return (config, warnings)
     }

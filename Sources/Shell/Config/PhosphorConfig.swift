@@ -23,6 +23,9 @@ public struct PhosphorConfig: Sendable, Equatable {
     public var dsLayout: DSScreenLayout = .stacked
     /// The save-state slot (1–9) last used per game, keyed by the game key (ROM base name).
     public var lastStateSlots: [String: Int] = [:]
+    /// `"retroArchFolders": "share"`: battery saves, clocks, states and BIOS files live in
+    /// RetroArch's folders with its naming (`RetroArchFolders`), states in its container.
+    public var sharesRetroArchFolders = false
 
     public init() {}
 
@@ -129,7 +132,7 @@ public struct HoldTimingSettings: Sendable, Equatable, Codable {
 
 extension PhosphorConfig: Encodable {
     private enum Key: String, CodingKey {
-        case version, libraryFolders, cores, video, audio, fastForward, hold, dsLayout, lastStateSlots
+        case version, libraryFolders, cores, video, audio, fastForward, hold, dsLayout, lastStateSlots, retroArchFolders
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -144,6 +147,7 @@ extension PhosphorConfig: Encodable {
         try container.encode(hold, forKey: .hold)
         try container.encode(dsLayout, forKey: .dsLayout)
         try container.encode(lastStateSlots, forKey: .lastStateSlots)
+        if sharesRetroArchFolders { try container.encode("share", forKey: .retroArchFolders) }
     }
 }
 

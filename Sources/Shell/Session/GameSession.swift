@@ -132,9 +132,11 @@ final class GameSession {
         detectedColorMode = ColorMode.detect(environment: ProcessInfo.processInfo.environment,
                                              terminfo: CursesWindow.terminalName.isEmpty ? nil
                                                  : (CursesWindow.paletteSize, CursesWindow.hasDirectColor))
-        states = StateStore(folder: services.paths.states.appendingPathComponent(system.rawValue),
-                            game: GameIdentity(key: gameKey, system: system, romSize: Self.fileSize(launch.rom),
-                                               coreName: core.name, coreVersion: coreVersion))
+        var store = StateStore(folder: setup.stateFolder(paths: services.paths, system: system),
+                               game: GameIdentity(key: gameKey, system: system, romSize: Self.fileSize(launch.rom),
+                                                  coreName: core.name, coreVersion: coreVersion))
+        store.writesRetroArchContainer = setup.retroArch != nil
+        states = store
 
         let padMappings = GamepadMapping.loadOverrides(from: services.paths.gamepadMappings)
         gamepads = GamepadManager(overrides: padMappings.overrides)

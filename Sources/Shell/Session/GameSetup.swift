@@ -15,6 +15,10 @@ struct GameSetup {
     let gameKey: String
     /// The battery save's file name (without `.srm`).
     let batterySaveName: String
+    /// RetroArch's folders, when the config shares them (`"retroArchFolders": "share"`).
+    let retroArch: RetroArchFolders?
+    /// The file RetroArch's folders are relative to (the archive for a game in one).
+    private let gameFile: URL
 
     /// Detects the console (unless given) and picks the core. Throws a one-line error for a ROM
     /// no console claims or no installed core plays.
@@ -26,7 +30,10 @@ struct GameSetup {
         core = try CoreSelection.core(for: rom, system: detected, explicitCore: explicitCore,
                                       preferences: config.corePreferences, catalog: catalog)
         detectedSystem = detected
-        try Self.checkFirmware(of: core, systemFolder: paths.system)
+        retroArch = config.sharesRetroArchFolders ? RetroArchFolders.load() : nil
+        gameFile = archive?.archive ?? rom
+        let systemFolder = retroArch?.systemFolder(for: archive?.archive ?? rom) ?? paths.system
+        try Self.checkFirmware(of: core, systemFolder: systemFolder)
         let console = detected?.rawValue ?? core.systems.first?.rawValue ?? core.name
         let names: GameKeyIndex.Names
         if let archive, archive.isOnlyGame {
@@ -61,6 +68,14 @@ struct GameSetup {
         }
     }
 
+    /// The core's own name for RetroArch's per-core subfolders (`Gambatte`).
+    private var coreLibraryName: String { core.libraryName ?? core.displayName }
+
+    /// Where the game's states go: RetroArch's folder when shared, else Phosphor's per console.
+    func stateFolder(paths: PhosphorPaths, system: GameSystem) -> URL {
+        retroArch?.stateFolder(for: gameFile, coreName: coreLibraryName) ?? paths.states.appendingPathComponent(system.rawValue)
+    }
+
     /// The console whose buttons, codes and files the game uses: detected, else the core's first.
     var system: GameSystem? { detectedSystem ?? core.systems.first }
 
@@ -71,9 +86,13 @@ struct GameSetup {
         if let makeCore {
             return CoreThread(options: options, input: input, audioRing: audioRing, makeCore: makeCore)
         }
-        return CoreThread(configuration: CoreHost.Configuration(core: core, rom: rom, paths: paths, system: detectedSystem,
-                                                                 gameName: batterySaveName),
-                          options: options, input: input, audioRing: audioRing)
+        var configuration = CoreHost.Configuration(core: core, rom: rom, paths: paths, system: detectedSystem,
+                                                   gameName: batterySaveName)
+        if let retroArch {
+            configuration.batterySaveFolder = retroArch.saveFolder(for: gameFile, coreName: coreLibraryName)
+            configuration.systemFolder = retroArch.systemFolder(for: gameFile)
+        }
+        return CoreThread(configuration: configuration, options: options, input: input, audioRing: audioRing)
     }
 }
 

@@ -1,0 +1,72 @@
+import Foundation
+import PhosphorKit
+
+/// RetroArch's save, state and system folders as its `retroarch.cfg` names them, for the
+/// `"retroArchFolders": "share"` setting: Phosphor then keeps a game's battery save, clock and
+/// states where RetroArch does, with its naming, so either program continues the other's game.
+///
+/// - `savefile_directory` / `savestate_directory`: unset or `default` means beside the game file
+///   (RetroArch's rule); `~` is the home folder.
+/// - `sort_savefiles_enable` / `sort_savestates_enable`: a subfolder named after the core
+///   (its `library_name`, e.g. `Gambatte`).
+/// - `system_directory`: the BIOS folder (unset or `default`: beside the game too).
+/// Any thread (a value read once from the file).
+struct RetroArchFolders: Equatable {
+    var saves: URL?
+    var states: URL?
+    var system: URL?
+    var sortSaves: Bool
+    var sortStates: Bool
+
+    /// RetroArch's configuration folder: `$XDG_CONFIG_HOME/retroarch`, else `~/.config/retroarch`.
+    static func folder(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        if let xdg = environment["XDG_CONFIG_HOME"], !xdg.isEmpty {
+            return URL(fileURLWithPath: xdg).appendingPathComponent("retroarch")
+        }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        return URL(fileURLWithPath: home).appendingPathComponent(".config/retroarch")
+    }
+
+    /// The folders from `retroarch.cfg` (RetroArch's defaults when the file is missing).
+    static func load(environment: [String: String] = ProcessInfo.processInfo.environment) -> RetroArchFolders {
+        let file = folder(environment: environment).appendingPathComponent("retroarch.cfg")
+        let values = (try? String(contentsOf: file, encoding: .utf8)).map(Self.parse) ?? [:]
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        func directory(_ key: String) -> URL? {
+            guard var value = values[key], !value.isEmpty, value != "default" else { return nil }
+            if value == "~" || value.hasPrefix("~/") { value = home + value.dropFirst() }
+            return URL(fileURLWithPath: value, isDirectory: true)
+        }
+        return RetroArchFolders(saves: directory("savefile_directory"), states: directory("savestate_directory"),
+                                system: directory("system_directory"),
+                                sortSaves: values["sort_savefiles_enable"] == "true",
+                                sortStates: values["sort_savestates_enable"] == "true")
+    }
+
+    /// `key = "value"` lines (RetroArch's config syntax; `#` starts a comment line).
+    static func parse(_ text: String) -> [String: String] {
+        var values: [String: String] = [:]
+        for line in text.split(whereSeparator: \.isNewline) {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            guard !trimmed.hasPrefix("#"), let equals = trimmed.firstIndex(of: "=") else { continue }
+            let key = trimmed[..<equals].trimmingCharacters(in: .whitespaces)
+            var value = trimmed[trimmed.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
+            values[key] = value
+        }
+        return values
+    }
+
+    /// Where `game`'s battery save and clock go, for a core whose `library_name` is `coreName`.
+    func saveFolder(for game: URL, coreName: String) -> URL {
+        let base = saves ?? game.deletingLastPathComponent()
+        return sortSaves ? base.appendingPathComponent(coreName) : base
+    }
+
+    func stateFolder(for game: URL, coreName: String) -> URL {
+        let base = states ?? game.deletingLastPathComponent()
+        return sortStates ? base.appendingPathComponent(coreName) : base
+    }
+
+    func systemFolder(for game: URL) -> URL { system ?? game.deletingLastPathComponent() }
+}
