@@ -29,6 +29,8 @@ public final class CoreHost: EmulatorCore {
         public var batterySaveFolder: URL?
         /// The BIOS folder instead of Phosphor's `system/`.
         public var systemFolder: URL?
+        /// RetroArch's core option files to read (its folders are shared), the last one winning.
+        public var retroArchOptionFiles: [URL] = []
 
         public init(core: CoreInfo, rom: URL, paths: PhosphorPaths, system: GameSystem?, gameName: String? = nil,
                     optionOverrides: [String: String] = [:]) {
@@ -93,6 +95,7 @@ public final class CoreHost: EmulatorCore {
             file: paths.coreOptions.appendingPathComponent("\(configuration.core.name).json"),
             gameFile: paths.coreOptions.appendingPathComponent(configuration.core.name)
                 .appendingPathComponent("\(configuration.gameName).json"),
+            retroArchFiles: configuration.retroArchOptionFiles,
             overrides: configuration.core.profile.defaultOptions.merging(configuration.optionOverrides) { $1 })
         let saveFolder = configuration.batterySaveFolder ?? paths.saves.appendingPathComponent(configuration.saveFolder)
         battery = BatterySave(file: saveFolder.appendingPathComponent("\(configuration.gameName).srm"))

@@ -112,7 +112,8 @@ public struct CoreInfo: Sendable, Equatable {
     }
 }
 
-/// Reads libretro `.info` files: `key = "value"` lines, `#` comments.
+/// Reads libretro `.info` files and the others in RetroArch's `key = "value"` syntax (`#` comment
+/// lines): `retroarch.cfg`, `.cht` cheat files and `.opt` core option files.
 public enum CoreInfoFile {
     public static func parse(_ text: String) -> [String: String] {
         var result: [String: String] = [:]

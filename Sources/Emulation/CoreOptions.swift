@@ -3,7 +3,8 @@ import PhosphorKit
 
 /// A core's options (libretro core options v0, v1 and v2 all land here) and their current values,
 /// persisted per core as JSON in `PhosphorPaths.coreOptions/<core>.json`, with per-game overrides
-/// in `<core>/<game>.json` beside it.
+/// in `<core>/<game>.json` beside it. With RetroArch's folders shared, RetroArch's own option
+/// files are read under those (RetroArch's values apply until one is changed here).
 ///
 /// A value in a file that the core does not offer is named in one line (`problems`), the option
 /// keeps its default, and the file keeps the value untouched (only keys the player sets are
@@ -30,10 +31,15 @@ final class CoreOptions {
     /// One line per unusable value in a file (or a file that is no JSON object of strings).
     private(set) var problems: [String] = []
 
-    init(file: URL?, gameFile: URL? = nil, overrides: [String: String] = [:]) {
+    /// RetroArch's option files (`.opt`, `retroarch-core-options.cfg`) when its folders are
+    /// shared: read only, under Phosphor's files, the last one winning.
+    private var retroArchSaved: [(file: URL, values: [String: String])] = []
+
+    init(file: URL?, gameFile: URL? = nil, retroArchFiles: [URL] = [], overrides: [String: String] = [:]) {
         self.file = file
         self.gameFile = gameFile
         self.overrides = overrides
+        retroArchSaved = retroArchFiles.compactMap { file in CoreInfoFile.load(file).map { (file, $0) } }
         coreSaved = Self.read(file, problems: &problems)
         gameSaved = Self.read(gameFile, problems: &problems)
     }
@@ -57,7 +63,8 @@ final class CoreOptions {
         var newValues: [String: String] = [:]
         for definition in newDefinitions {
             var value = definition.defaultValue
-            for (saved, file) in [(coreSaved, self.file), (gameSaved, gameFile)] {
+            let layers = retroArchSaved.map { ($0.values, Optional($0.file)) } + [(coreSaved, self.file), (gameSaved, gameFile)]
+            for (saved, file) in layers {
                 guard let stored = saved[definition.key] else { continue }
                 if definition.values.contains(stored) {
                     value = stored

@@ -208,4 +208,32 @@ final class RetroArchRoundTripTests: XCTestCase {
         _ = try phosphor.run(["run", "--headless", "--frames", "30", try rom().path], environment: home)
         XCTAssertEqual(try bootCount(sharedSave), 4, "Phosphor continues RetroArch's battery save")
     }
+
+    /// With the folders shared, RetroArch's `.opt` file sets gambatte's options: `GB` hardware
+    /// mode draws the colour cartridge in grey; a value gambatte does not offer is one line.
+    func testRetroArchOptFilesAreReadWhenItsFoldersAreShared() throws {
+        try writeRetroArchConfig()
+        let config = phosphor.home.appendingPathComponent("config/config.json")
+        try FileManager.default.createDirectory(at: config.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(#"{"retroArchFolders": "share"}"#.utf8).write(to: config)
+        let home = ["HOME": raFolder.path]
+        func run() throws -> PhosphorProcess.Outcome {
+            try? FileManager.default.removeItem(at: raSaves)
+            let outcome = try phosphor.run(["run", "--headless", "--frames", "30", try rom().path], environment: home)
+            XCTAssertEqual(outcome.status, 0, outcome.standardError)
+            return outcome
+        }
+        let colour = try run().fields["hash"]
+        let opt = raFolder.appendingPathComponent(".config/retroarch/config/Gambatte/Gambatte.opt")
+        try FileManager.default.createDirectory(at: opt.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("gambatte_gb_hwmode = \"GB\"\n".utf8).write(to: opt)
+        let grey = try run().fields["hash"]
+        XCTAssertNotEqual(grey, colour, "RetroArch's option file applies")
+        try Data("gambatte_gb_hwmode = \"Virtual Boy\"\n".utf8).write(to: opt)
+        let refused = try run()
+        XCTAssertEqual(refused.fields["hash"], colour, "an unusable value leaves the default")
+        XCTAssertTrue(refused.standardError.contains("Gambatte.opt: gambatte_gb_hwmode = \"Virtual Boy\" is not one of its values"),
+                      refused.standardError)
+        XCTAssertEqual(try String(contentsOf: opt, encoding: .utf8), "gambatte_gb_hwmode = \"Virtual Boy\"\n", "the file is kept as it is")
+    }
 }

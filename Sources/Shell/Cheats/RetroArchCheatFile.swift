@@ -38,15 +38,7 @@ struct RetroArchCheatFile {
     }
 
     static func parse(_ text: String, fileName: String) throws -> RetroArchCheatFile {
-        var values: [String: String] = [:]
-        for line in text.split(whereSeparator: \.isNewline) {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            guard !trimmed.hasPrefix("#"), let equals = trimmed.firstIndex(of: "=") else { continue }
-            let key = trimmed[..<equals].trimmingCharacters(in: .whitespaces)
-            var value = trimmed[trimmed.index(after: equals)...].trimmingCharacters(in: .whitespaces)
-            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
-            values[key] = value
-        }
+        let values = CoreInfoFile.parse(text)  // RetroArch's `key = "value"` syntax
         guard let countText = values["cheats"], let count = Int(countText), count >= 0 else {
             throw Failure(description: "\(fileName): not a RetroArch cheat file (no \"cheats = N\" line)")
         }

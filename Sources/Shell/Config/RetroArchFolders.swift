@@ -1,3 +1,4 @@
+import Emulation
 import Foundation
 import PhosphorKit
 
@@ -30,7 +31,7 @@ struct RetroArchFolders: Equatable {
     /// The folders from `retroarch.cfg` (RetroArch's defaults when the file is missing).
     static func load(environment: [String: String] = ProcessInfo.processInfo.environment) -> RetroArchFolders {
         let file = folder(environment: environment).appendingPathComponent("retroarch.cfg")
-        let values = (try? String(contentsOf: file, encoding: .utf8)).map(Self.parse) ?? [:]
+        let values = (try? String(contentsOf: file, encoding: .utf8)).map(CoreInfoFile.parse) ?? [:]
         let home = environment["HOME"] ?? NSHomeDirectory()
         func directory(_ key: String) -> URL? {
             guard var value = values[key], !value.isEmpty, value != "default" else { return nil }
@@ -41,20 +42,6 @@ struct RetroArchFolders: Equatable {
                                 system: directory("system_directory"),
                                 sortSaves: values["sort_savefiles_enable"] == "true",
                                 sortStates: values["sort_savestates_enable"] == "true")
-    }
-
-    /// `key = "value"` lines (RetroArch's config syntax; `#` starts a comment line).
-    static func parse(_ text: String) -> [String: String] {
-        var values: [String: String] = [:]
-        for line in text.split(whereSeparator: \.isNewline) {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            guard !trimmed.hasPrefix("#"), let equals = trimmed.firstIndex(of: "=") else { continue }
-            let key = trimmed[..<equals].trimmingCharacters(in: .whitespaces)
-            var value = trimmed[trimmed.index(after: equals)...].trimmingCharacters(in: .whitespaces)
-            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
-            values[key] = value
-        }
-        return values
     }
 
     /// Where `game`'s battery save and clock go, for a core whose `library_name` is `coreName`.
@@ -69,4 +56,14 @@ struct RetroArchFolders: Equatable {
     }
 
     func systemFolder(for game: URL) -> URL { system ?? game.deletingLastPathComponent() }
+
+    /// RetroArch's core option files for a core and game, the most general first: the legacy
+    /// `retroarch-core-options.cfg`, `config/<core>/<core>.opt`, `config/<core>/<game>.opt`.
+    func optionFiles(coreName: String, gameName: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> [URL] {
+        let root = Self.folder(environment: environment)
+        let perCore = root.appendingPathComponent("config").appendingPathComponent(coreName)
+        return [root.appendingPathComponent("retroarch-core-options.cfg"),
+                perCore.appendingPathComponent("\(coreName).opt"),
+                perCore.appendingPathComponent("\(gameName).opt")]
+    }
 }

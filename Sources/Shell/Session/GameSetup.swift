@@ -91,6 +91,8 @@ struct GameSetup {
         if let retroArch {
             configuration.batterySaveFolder = retroArch.saveFolder(for: gameFile, coreName: coreLibraryName)
             configuration.systemFolder = retroArch.systemFolder(for: gameFile)
+            configuration.retroArchOptionFiles = retroArch.optionFiles(coreName: coreLibraryName,
+                                                                      gameName: gameFile.deletingPathExtension().lastPathComponent)
         }
         return CoreThread(configuration: configuration, options: options, input: input, audioRing: audioRing)
     }
