@@ -13,6 +13,8 @@ final class AppServices {
     var overrides = Overrides()
     /// Printed after the terminal is restored (a fatal error in the interactive program).
     var exitMessage: String?
+    /// The environment screens read (HOME for RetroArch's folder); tests set their own.
+    var environment = ProcessInfo.processInfo.environment
 
     struct Overrides {
         var colorMode: String?

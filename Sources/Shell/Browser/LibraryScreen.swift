@@ -21,6 +21,8 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
     let library: GameLibrary
     /// The bundled demo cartridges, re-added at every start so they cannot be removed for good.
     let bundledRoms: URL?
+    /// The first-run question about RetroArch's folders was considered (once per browser).
+    private var askedAboutRetroArch = false
     private(set) var model = BrowserModel()
     private var status: (text: String, isError: Bool)?
     private var scan: LibraryScanTask?
@@ -185,6 +187,18 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
 
     func openAddFolderDialog(actions: inout [AppAction]) { actions.append(.push(AddFolderDialog.make())) }
 
+    /// Saves the answer to the RetroArch question (asked again next time when it cannot be saved).
+    private func chooseRetroArchFolders(_ choice: RetroArchFoldersChoice) {
+        services.configStore.config.retroArchFolders = choice
+        do {
+            try services.configStore.save()
+            status = (choice == .share ? "saves, states and BIOS files: RetroArch's folders (\"retroArchFolders\" in config.json)"
+                                       : "Phosphor keeps its own folders (\"retroArchFolders\" in config.json)", false)
+        } catch {
+            status = ("\(error)", true)
+        }
+    }
+
     // MARK: Commands
 
     func perform(_ command: LibraryCommand) {
@@ -196,6 +210,7 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
         case .toggleFavouritesOnly: model.toggleFavouritesOnly()
         case .gameStarted(let launch): gameStarted(launch)
         case .gameFinished(let launch, let seconds): gameFinished(launch, seconds: seconds)
+        case .chooseRetroArchFolders(let choice): chooseRetroArchFolders(choice)
         }
     }
 
@@ -213,6 +228,12 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
     func coverChanged(covered: Bool) { self.covered = covered }
 
     func tick(now: ContinuousClock.Instant, context: DrawContext, actions: inout [AppAction]) -> Duration? {
+        if !askedAboutRetroArch {
+            askedAboutRetroArch = true
+            if RetroArchFolders.shouldAsk(config: services.config, environment: services.environment) {
+                actions.append(.push(RetroArchFoldersQuestion()))
+            }
+        }
         guard let scan else { return nil }
         let snapshot = scan.snapshot
         if snapshot.isFinished { scanFinished(snapshot) }

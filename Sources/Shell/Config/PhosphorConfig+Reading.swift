@@ -81,12 +81,7 @@ extension PhosphorConfig {
             }
         }
 
-        if let folders = try top.string("retroArchFolders") {
-            guard ["share", "own"].contains(folders) else {
-                throw JSONFieldProblem(line: root.line, message: "retroArchFolders must be \"share\" or \"own\", not \"\(folders)\"")
-            }
-            config.sharesRetroArchFolders = folders == "share"
-        }
+        if let folders = try top.choice("retroArchFolders", as: RetroArchFoldersChoice.self) { config.retroArchFolders = folders }
 
         warnings += unknown(top, what: "setting")
         return (config, warnings)

@@ -24,8 +24,10 @@ public struct PhosphorConfig: Sendable, Equatable {
     /// The save-state slot (1–9) last used per game, keyed by the game key (ROM base name).
     public var lastStateSlots: [String: Int] = [:]
     /// `"retroArchFolders": "share"`: battery saves, clocks, states and BIOS files live in
-    /// RetroArch's folders with its naming (`RetroArchFolders`), states in its container.
-    public var sharesRetroArchFolders = false
+    /// RetroArch's folders with its naming (`RetroArchFolders`), states in its container;
+    /// `"own"`: Phosphor's folders. Nil until chosen (the browser asks once when RetroArch is there).
+    public var retroArchFolders: RetroArchFoldersChoice?
+    public var sharesRetroArchFolders: Bool { retroArchFolders == .share }
 
     public init() {}
 
@@ -35,6 +37,11 @@ public struct PhosphorConfig: Sendable, Equatable {
 /// How colours are sent to the terminal. `auto` follows `COLORTERM` (truecolor/24bit → 24-bit,
 /// else 256 colours, and 16 when the terminal says it has no more). The other raw values are those
 /// of `Render.ColorMode`, so `ColorMode(rawValue: choice.rawValue)` converts (nil for `auto`).
+/// Whose folders keep saves, states and BIOS files (`"retroArchFolders"`).
+public enum RetroArchFoldersChoice: String, CaseIterable, Sendable {
+    case share, own
+}
+
 public enum ColorModeChoice: String, CaseIterable, Sendable, Codable {
     case auto
     case trueColor = "24bit"
@@ -147,7 +154,7 @@ extension PhosphorConfig: Encodable {
         try container.encode(hold, forKey: .hold)
         try container.encode(dsLayout, forKey: .dsLayout)
         try container.encode(lastStateSlots, forKey: .lastStateSlots)
-        if sharesRetroArchFolders { try container.encode("share", forKey: .retroArchFolders) }
+        try container.encodeIfPresent(retroArchFolders?.rawValue, forKey: .retroArchFolders)
     }
 }
 

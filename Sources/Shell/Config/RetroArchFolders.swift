@@ -28,6 +28,16 @@ struct RetroArchFolders: Equatable {
         return URL(fileURLWithPath: home).appendingPathComponent(".config/retroarch")
     }
 
+    /// Whether the browser asks once whether to share RetroArch's folders: RetroArch has a
+    /// configuration folder, nothing was chosen yet, and Phosphor is not running in a layout of
+    /// its own (`PHOSPHOR_HOME`, as tests do: that never reaches into the user's RetroArch).
+    static func shouldAsk(config: PhosphorConfig, environment: [String: String]) -> Bool {
+        guard config.retroArchFolders == nil, (environment["PHOSPHOR_HOME"] ?? "").isEmpty,
+              environment["HOME"] != nil || environment["XDG_CONFIG_HOME"] != nil else { return false }
+        var isFolder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: folder(environment: environment).path, isDirectory: &isFolder) && isFolder.boolValue
+    }
+
     /// The folders from `retroarch.cfg` (RetroArch's defaults when the file is missing).
     static func load(environment: [String: String] = ProcessInfo.processInfo.environment) -> RetroArchFolders {
         let file = folder(environment: environment).appendingPathComponent("retroarch.cfg")
