@@ -26,24 +26,10 @@ final class ArchivedGameTests: XCTestCase {
         let archive = folder.appendingPathComponent("\(name).\(kind)")
         let files = [inner.lastPathComponent] + extra.map(\.path)
         let command = kind == "zip" ? ["zip", "-q", "-j", archive.path] + files : ["7z", "a", "-bd", "-bso0", archive.path] + files
-        let result = try runCommand(command, in: folder)
+        let result = try ToolRun.run(command, in: folder)
         XCTAssertEqual(result.status, 0, result.output)
         try FileManager.default.removeItem(at: inner)
         return archive
-    }
-
-    private func runCommand(_ arguments: [String], in folder: URL) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
     }
 
     private func headless(_ rom: URL) throws -> PhosphorProcess.Outcome {

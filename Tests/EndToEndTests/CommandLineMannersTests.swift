@@ -32,19 +32,8 @@ final class CommandLineMannersTests: XCTestCase {
         XCTAssertTrue(log.contains("rambanks: 1"), "the core's printf went to the log")
     }
 
-    private func shell(_ script: String, environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", script]
-        process.currentDirectoryURL = PhosphorProcess.packageRoot
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    private func shell(_ script: String) throws -> (status: Int32, output: String) {
+        try ToolRun.run(["bash", "-c", script], in: PhosphorProcess.packageRoot)
     }
 
     func testMakeInstallPutsTheBinaryManPageCompletionsAndDemosUnderThePrefix() throws {

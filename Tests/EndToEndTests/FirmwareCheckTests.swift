@@ -17,12 +17,8 @@ final class FirmwareCheckTests: XCTestCase {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let library = folder.appendingPathComponent("biosneeder_libretro.so")
         let source = PhosphorProcess.packageRoot.appendingPathComponent("Tests/Fixtures/crashcore/crashcore.c")
-        let compile = Process()
-        compile.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        compile.arguments = ["cc", "-shared", "-fPIC", "-O1", "-o", library.path, source.path]
-        try compile.run()
-        compile.waitUntilExit()
-        XCTAssertEqual(compile.terminationStatus, 0, "cc crashcore.c")
+        let compile = try ToolRun.run(["cc", "-shared", "-fPIC", "-O1", "-o", library.path, source.path])
+        XCTAssertEqual(compile.status, 0, "cc crashcore.c: \(compile.output)")
         try Data("""
             display_name = "BIOS Needer"
             supported_extensions = "gb|gbc"

@@ -70,18 +70,10 @@ final class RetroArchRoundTripTests: XCTestCase {
     private func retroArch(frames: Int, compressed: Bool = false, autoLoad: Bool = false, sortSaves: Bool = false) throws -> String {
         try writeRetroArchConfig(compressed: compressed, autoLoad: autoLoad, sortSaves: sortSaves)
         let config = raConfig
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/retroarch")
-        process.arguments = ["--config", config.path, "-L", gambatte, try rom().path, "--max-frames", "\(frames)", "--verbose"]
-        process.environment = ["HOME": raFolder.path, "PATH": "/usr/bin:/bin"]
-        process.currentDirectoryURL = raFolder
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, output)
+        let (status, output) = try ToolRun.run(["retroarch", "--config", config.path, "-L", gambatte, try rom().path,
+                                                "--max-frames", "\(frames)", "--verbose"],
+                                               in: raFolder, environment: ["HOME": raFolder.path, "PATH": "/usr/bin:/bin"])
+        XCTAssertEqual(status, 0, output)
         return output
     }
 
@@ -119,12 +111,8 @@ final class RetroArchRoundTripTests: XCTestCase {
                     open(sys.argv[2], 'wb').write(data[at + 8:at + 8 + size]); break
                 at += 8 + ((size + 7) & ~7)
             """
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        python.arguments = ["-c", script, state.path, raw.path]
-        try python.run()
-        python.waitUntilExit()
-        XCTAssertEqual(python.terminationStatus, 0)
+        let python = try ToolRun.run(["python3", "-c", script, state.path, raw.path])
+        XCTAssertEqual(python.status, 0, python.output)
         return raw
     }
 
