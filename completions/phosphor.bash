@@ -15,7 +15,7 @@ _phosphor() {
         if [[ $current == -* ]]; then
             COMPREPLY=($(compgen -W '--version --help --continue --no-audio --frames --color --core --audio-device' -- "$current"))
         else
-            COMPREPLY=($(compgen -W 'play run cores add help' -- "$current"))
+            COMPREPLY=($(compgen -W 'play run cores add import-retroarch help' -- "$current"))
             COMPREPLY+=($(compgen -f -X "!*.$games" -- "$current"))
             compopt -o plusdirs 2>/dev/null
         fi

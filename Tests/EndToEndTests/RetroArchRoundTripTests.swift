@@ -224,4 +224,37 @@ final class RetroArchRoundTripTests: XCTestCase {
                       refused.standardError)
         XCTAssertEqual(try String(contentsOf: opt, encoding: .utf8), "gambatte_gb_hwmode = \"Virtual Boy\"\n", "the file is kept as it is")
     }
+
+    /// `phosphor import-retroarch` copies RetroArch's battery saves and states once into
+    /// Phosphor's folders, finding the console through the library; a file Phosphor already has
+    /// is kept, and a save of a game the library does not know is named and left alone.
+    func testImportCopiesOnceAndNeverOverwrites() throws {
+        try writeRetroArchConfig()
+        let roms = phosphor.home.appendingPathComponent("roms")
+        try FileManager.default.createDirectory(at: roms, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: PhosphorProcess.rom("gb/phosphor-test.gbc"), to: roms.appendingPathComponent("phosphor-test.gbc"))
+        XCTAssertEqual(try phosphor.run(["add", roms.path]).status, 0)
+        try Data([0x50, 0x48, 0x4F, 0x53, 7, 0] + [UInt8](repeating: 0, count: 8192 - 6))
+            .write(to: raSaves.appendingPathComponent("phosphor-test.srm"))
+        try Data("not a game's".utf8).write(to: raSaves.appendingPathComponent("Mystery.srm"))
+        try Data("a state".utf8).write(to: raStates.appendingPathComponent("phosphor-test.state1"))
+        let home = ["HOME": raFolder.path]
+
+        let first = try phosphor.run(["import-retroarch"], environment: home)
+        XCTAssertEqual(first.status, 0, first.standardError)
+        XCTAssertTrue(first.standardOutput.contains("copied 2 files from RetroArch"), first.standardOutput)
+        XCTAssertTrue(first.standardOutput.contains("skipped 1 (no game of that name in the library; add its folder first): Mystery.srm"),
+                      first.standardOutput)
+        XCTAssertEqual(try Data(contentsOf: phosphor.home.appendingPathComponent("data/states/gbc/phosphor-test.state1")),
+                       Data("a state".utf8))
+        let ours = phosphorSaves.appendingPathComponent("phosphor-test.srm")
+        let played = try phosphor.run(["run", "--headless", "--frames", "30", roms.appendingPathComponent("phosphor-test.gbc").path])
+        XCTAssertEqual(played.status, 0, played.standardError)
+        XCTAssertEqual(try bootCount(ours), 8, "Phosphor continues RetroArch's battery save")
+
+        let again = try phosphor.run(["import-retroarch"], environment: home)
+        XCTAssertTrue(again.standardOutput.contains("copied 0 files"), again.standardOutput)
+        XCTAssertTrue(again.standardOutput.contains("kept yours: gbc/phosphor-test.srm"), again.standardOutput)
+        XCTAssertEqual(try bootCount(ours), 8, "never overwritten")
+    }
 }

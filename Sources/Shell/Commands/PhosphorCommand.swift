@@ -1,5 +1,6 @@
 import Emulation
 import Foundation
+import Library
 import PhosphorKit
 
 /// The `phosphor` command line: picks a run mode from the arguments and returns the exit code.
@@ -18,6 +19,7 @@ public enum PhosphorCommand {
                              [--cheat CODE]... [--cheat-file FILE.cht]... [--core PATH] ROM
                phosphor cores                list the libretro cores found, per system
                phosphor add DIR              add a folder to the game library
+               phosphor import-retroarch     copy RetroArch's saves and states into Phosphor's folders once
                phosphor --version            print the version
         """
 
@@ -32,6 +34,7 @@ public enum PhosphorCommand {
             case "cores": return listCores(paths: paths)
             case "play": return try PlayCommand.run(rest, paths: paths)
             case "add": return try BrowserCommand.add(rest, paths: paths)
+            case "import-retroarch": return try importRetroArch(paths: paths)
             case "help", "--help", "-h":
                 print(usage)
                 return 0
@@ -127,6 +130,20 @@ public enum PhosphorCommand {
         if !required.isEmpty { parts.append("REQUIRED missing: \(required.joined(separator: ", "))") }
         if !optional.isEmpty { parts.append("optional missing: \(optional.count <= 4 ? optional.joined(separator: ", ") : "\(optional.count) files")") }
         return "BIOS: " + parts.joined(separator: "; ") + " (in \(systemFolder.path))"
+    }
+
+    static func importRetroArch(paths: PhosphorPaths) throws -> Int32 {
+        try paths.createFolders()
+        let library = try GameLibrary(url: paths.database)
+        let importer = RetroArchImport(folders: RetroArchFolders.load(), paths: paths, catalog: CoreCatalog.discover())
+        let report = try importer.run(library: library)
+        print("copied \(report.copied.count) \(report.copied.count == 1 ? "file" : "files") from RetroArch")
+        for name in report.kept { print("kept yours: \(DisplayText.sanitized(name)) (RetroArch's copy left where it is)") }
+        if !report.unknown.isEmpty {
+            print("skipped \(report.unknown.count) (no game of that name in the library; add its folder first): "
+                  + report.unknown.prefix(5).map(DisplayText.sanitized).joined(separator: ", "))
+        }
+        return 0
     }
 
     static func listCores(paths: PhosphorPaths) -> Int32 {
