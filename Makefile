@@ -24,7 +24,7 @@ DEPS_BUILD := libncurses-dev libasound2-dev retroarch-dev libretro-core-info lib
 	libsqlite3-dev libarchive-dev libpng-dev zlib1g-dev
 DEPS_CORES := libretro-nestopia libretro-gambatte libretro-mgba libretro-bsnes-mercury-performance \
 	libretro-desmume libretro-beetle-pce-fast
-DEPS_TEST := tmux cc65 sdcc binutils-arm-none-eabi libchafa-dev libglib2.0-dev python3 zip p7zip-full \
+DEPS_TEST := tmux cc65 sdcc binutils-arm-none-eabi libchafa-dev libglib2.0-dev python3 zip p7zip-full zsh \
 	openssh-server openssh-client
 # make bench: a venv for the peer (gambaterm, from PyPI).
 DEPS_BENCH := python3-venv
