@@ -9,6 +9,9 @@
 # bench      speed, bytes and memory tables (BENCHMARKS.md)
 # roms       rebuild the test cartridges from their assembly sources
 # soak       30-minute unthrottled run of every installed core (not in CI)
+# install    the binary, man page, bash and zsh completion and demo cartridges under PREFIX
+#            (default /usr/local; DESTDIR for packaging; INSTALL_BIN=FILE installs that binary
+#            instead of building the release one)
 
 SHELL := /bin/bash
 SWIFT ?= swift
@@ -21,7 +24,7 @@ DEPS_BUILD := libncurses-dev libasound2-dev retroarch-dev libretro-core-info lib
 	libsqlite3-dev libarchive-dev libpng-dev zlib1g-dev libx11-dev libxi-dev
 DEPS_CORES := libretro-nestopia libretro-gambatte libretro-mgba libretro-bsnes-mercury-performance \
 	libretro-desmume libretro-beetle-pce-fast
-DEPS_TEST := tmux cc65 sdcc binutils-arm-none-eabi libchafa-dev libglib2.0-dev python3 zip p7zip-full \
+DEPS_TEST := tmux cc65 sdcc binutils-arm-none-eabi libchafa-dev libglib2.0-dev python3 zip p7zip-full zsh \
 	openssh-server openssh-client xvfb xterm xdotool kitty imagemagick
 # make bench: a venv for the peer (gambaterm, from PyPI); libsixel for the pixel section's comparison;
 # sqlite3 counts the library section's games.
@@ -30,7 +33,7 @@ DEPS := $(DEPS_BUILD) $(DEPS_CORES) $(DEPS_TEST) $(DEPS_BENCH)
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build test test-long test-reliability test-others run bench roms soak clean
+.PHONY: deps build test test-long test-reliability test-others run bench roms soak clean install
 
 deps:
 	@missing=$$(for p in $(DEPS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
@@ -85,6 +88,17 @@ roms:
 
 soak: build
 	Bench/soak.sh $(BIN)
+
+PREFIX ?= /usr/local
+INSTALL_BIN ?=
+DEMO_ROMS := nes/phosphor-test.nes gb/phosphor-test.gbc snes/phosphor-test.sfc gba/phosphor-test.gba \
+	pce/phosphor-test.pce ds/phosphor-test.nds
+install: $(if $(INSTALL_BIN),,build)
+	install -Dm755 $(or $(INSTALL_BIN),$(BIN)) $(DESTDIR)$(PREFIX)/bin/phosphor
+	install -Dm644 man/phosphor.1 $(DESTDIR)$(PREFIX)/share/man/man1/phosphor.1
+	install -Dm644 completions/phosphor.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/phosphor
+	install -Dm644 completions/_phosphor $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_phosphor
+	for rom in $(DEMO_ROMS); do install -Dm644 Roms/$$rom $(DESTDIR)$(PREFIX)/share/phosphor/roms/$$rom || exit 1; done
 
 clean:
 	rm -rf .build

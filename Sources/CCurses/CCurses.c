@@ -84,6 +84,11 @@ int ccurses_resize(int rows, int columns) { return resizeterm(rows, columns); }
 int ccurses_rows(void) { return LINES; }
 int ccurses_columns(void) { return COLS; }
 int ccurses_colors(void) { return COLORS; }
+int ccurses_has_rgb(void) {
+    /* tigetflag: 1 present, 0 absent, -1 not a boolean capability (absent too). */
+    char name[] = "RGB";
+    return tigetflag(name) == 1;
+}
 const char *ccurses_terminal_name(void) { return termname(); }
 
 ccurses_window *ccurses_screen(void) { return (ccurses_window *)stdscr; }

@@ -3,14 +3,20 @@ import Foundation
 import PhosphorKit
 import Synchronization
 
-/// A game's battery-backed RAM (`<game>.srm`, RetroArch's name): loaded before the first frame,
-/// written on quit and pause, and every few seconds when it changed, so a crash loses at most the
-/// last few seconds.
+/// A game's battery-backed RAM (`<game>.srm`, RetroArch's name) or its real-time clock
+/// (`RETRO_MEMORY_RTC`, `<game>.rtc`): loaded before the first frame, written on quit and pause,
+/// and every few seconds when it changed, so a crash loses at most the last few seconds.
 ///
 /// Threading: called on the core thread. Periodic writes copy the RAM on the core thread (cheap) and
 /// write the file on a background queue, so a slow disk never stalls emulation.
 final class BatterySave {
     let file: URL
+    /// What the memory is, for messages: "battery save" or "clock".
+    let kind: String
+    /// Writes the file on the first check even when the memory did not change. A clock must:
+    /// gambatte's holds the wall-clock time it started from and never changes while the game
+    /// runs, so without a file the next start would begin a new clock.
+    let writesFreshMemory: Bool
     private var memory: UnsafeMutableRawPointer?
     private var size = 0
     /// What the file on disk holds (or will, once the queued write finishes).
@@ -23,7 +29,11 @@ final class BatterySave {
     /// Set on the writer queue, read from any thread.
     let writeFailure = SharedMessage()
 
-    init(file: URL) { self.file = file }
+    init(file: URL, kind: String = "battery save", writesFreshMemory: Bool = false) {
+        self.file = file
+        self.kind = kind
+        self.writesFreshMemory = writesFreshMemory
+    }
 
     var hasBatteryRAM: Bool { memory != nil && size > 0 }
 
@@ -37,14 +47,14 @@ final class BatterySave {
     func loadFromDisk() throws {
         guard hasBatteryRAM, let memory else { return }
         guard FileManager.default.fileExists(atPath: file.path) else {
-            lastWritten = snapshot()
+            lastWritten = writesFreshMemory ? [] : snapshot()
             return
         }
         let bytes: [UInt8]
         do {
             bytes = try [UInt8](Data(contentsOf: file))
         } catch {
-            problem = "\(file.lastPathComponent): cannot read battery save (\(error.localizedDescription)); starting without it"
+            problem = "\(file.lastPathComponent): cannot read \(kind) (\(error.localizedDescription)); starting without it"
             Log.error(problem!)
             lastWritten = snapshot()
             return
@@ -52,9 +62,9 @@ final class BatterySave {
         guard bytes.count == size else {
             let aside = file.appendingPathExtension("wrong-size-\(Int(Date().timeIntervalSince1970))")
             try? FileManager.default.moveItem(at: file, to: aside)
-            problem = "\(file.lastPathComponent): battery save is \(bytes.count) bytes, the game uses \(size); kept it as \(aside.lastPathComponent) and started without it"
+            problem = "\(file.lastPathComponent): \(kind) is \(bytes.count) bytes, the game uses \(size); kept it as \(aside.lastPathComponent) and started without it"
             Log.error(problem!)
-            lastWritten = snapshot()
+            lastWritten = writesFreshMemory ? [] : snapshot()
             return
         }
         bytes.withUnsafeBytes { memory.copyMemory(from: $0.baseAddress!, byteCount: size) }
@@ -90,13 +100,14 @@ final class BatterySave {
         guard current != lastWritten || writeFailure.value != nil else { return }
         lastWritten = current
         let file = self.file
+        let kind = self.kind
         let failure = writeFailure
         let job: @Sendable () -> Void = {
             do {
                 try AtomicFile.write(current, to: file)
                 failure.set(nil)
             } catch {
-                let message = "battery save: \(error)"
+                let message = "\(kind): \(error)"
                 Log.error(message)
                 failure.set(message)
             }

@@ -24,6 +24,13 @@ public final class CoreHost: EmulatorCore {
         public var saveFolder: String
         /// Core option values forced for this run (on top of the saved ones).
         public var optionOverrides: [String: String]
+        /// The exact folder of the battery save and clock, instead of `saves/<saveFolder>/`
+        /// (RetroArch's folders when they are shared).
+        public var batterySaveFolder: URL?
+        /// The BIOS folder instead of Phosphor's `system/`.
+        public var systemFolder: URL?
+        /// RetroArch's core option files to read (its folders are shared), the last one winning.
+        public var retroArchOptionFiles: [URL] = []
 
         public init(core: CoreInfo, rom: URL, paths: PhosphorPaths, system: GameSystem?, gameName: String? = nil,
                     optionOverrides: [String: String] = [:]) {
@@ -41,6 +48,9 @@ public final class CoreHost: EmulatorCore {
     let connections: CoreConnections
     let options: CoreOptions
     let battery: BatterySave
+    /// The cartridge's real-time clock (`RETRO_MEMORY_RTC`, e.g. MBC3 games), `<game>.rtc` beside
+    /// the `.srm` as RetroArch keeps it.
+    let clock: BatterySave
 
     // Counters and per-frame settings (core thread).
     /// This frame's samples stay out of the audio ring (fast-forward without sound).
@@ -76,16 +86,21 @@ public final class CoreHost: EmulatorCore {
         self.connections = connections
         let paths = configuration.paths
         try? paths.createFolders()
-        systemDirectory = strdup(paths.system.path)
+        systemDirectory = strdup((configuration.systemFolder ?? paths.system).path)
         saveDirectory = strdup(paths.saves.path)
         corePath = strdup(configuration.core.path.path)
         romPath = strdup(configuration.rom.path)
         core = try LibretroCore(path: configuration.core.path)
         options = CoreOptions(
             file: paths.coreOptions.appendingPathComponent("\(configuration.core.name).json"),
+            gameFile: paths.coreOptions.appendingPathComponent(configuration.core.name)
+                .appendingPathComponent("\(configuration.gameName).json"),
+            retroArchFiles: configuration.retroArchOptionFiles,
             overrides: configuration.core.profile.defaultOptions.merging(configuration.optionOverrides) { $1 })
-        battery = BatterySave(file: paths.saves.appendingPathComponent(configuration.saveFolder)
-            .appendingPathComponent("\(configuration.gameName).srm"))
+        let saveFolder = configuration.batterySaveFolder ?? paths.saves.appendingPathComponent(configuration.saveFolder)
+        battery = BatterySave(file: saveFolder.appendingPathComponent("\(configuration.gameName).srm"))
+        clock = BatterySave(file: saveFolder.appendingPathComponent("\(configuration.gameName).rtc"), kind: "clock",
+                            writesFreshMemory: true)
         avInfo = AVInfo(baseWidth: 0, baseHeight: 0, maxWidth: 0, maxHeight: 0, aspectRatio: nil,
                         framesPerSecond: 60, sampleRate: 44100)
         CoreHost.current = self
@@ -144,6 +159,9 @@ public final class CoreHost: EmulatorCore {
         battery.attach(data: core.table.get_memory_data(UInt32(RETRO_MEMORY_SAVE_RAM)),
                        size: core.table.get_memory_size(UInt32(RETRO_MEMORY_SAVE_RAM)))
         try battery.loadFromDisk()
+        clock.attach(data: core.table.get_memory_data(UInt32(RETRO_MEMORY_RTC)),
+                     size: core.table.get_memory_size(UInt32(RETRO_MEMORY_RTC)))
+        try clock.loadFromDisk()
     }
 
     /// The core's own version (retro_get_system_info), read once when it was loaded. Core thread.
@@ -159,6 +177,7 @@ public final class CoreHost: EmulatorCore {
         core.table.run()
         frameCount += 1
         battery.frameDidRun(framesPerSecond: avInfo.framesPerSecond)
+        clock.frameDidRun(framesPerSecond: avInfo.framesPerSecond)
     }
 
     public func reset() {
@@ -207,20 +226,33 @@ public final class CoreHost: EmulatorCore {
     @discardableResult
     public func setOption(_ value: String, for key: String) -> Bool { options.set(value, for: key) }
 
+    public var coreOptions: [CoreOptionState] { options.states }
+    public var coreOptionProblems: [String] { options.problems }
+    public func setCoreOption(_ value: String, for key: String, forThisGame: Bool) -> Bool {
+        options.set(value, for: key, forThisGame: forThisGame)
+    }
+
     public var batterySaveFile: URL? { battery.hasBatteryRAM ? battery.file : nil }
 
     /// Why the battery save could not be written last time (nil when the last write worked).
     /// Any thread.
-    public var batterySaveFailure: String? { battery.writeFailure.value }
+    public var batterySaveFailure: String? { battery.writeFailure.value ?? clock.writeFailure.value }
 
-    /// Writes the battery save now (quit, pause). Core thread.
-    public func flushBatterySave() { battery.writeNow() }
+    /// Writes the battery save and the clock now (quit, pause). Core thread.
+    public func flushBatterySave() {
+        battery.writeNow()
+        clock.writeNow()
+    }
 
     /// Unloads the game and the core, writing the battery save first. Core thread.
     public func unload() {
         guard CoreHost.current === self else { return }
-        if loaded { battery.writeNow() }
+        if loaded {
+            battery.writeNow()
+            clock.writeNow()
+        }
         battery.waitForPendingWrites()
+        clock.waitForPendingWrites()
         unloadCore()
     }
 
@@ -338,11 +370,11 @@ public final class CoreHost: EmulatorCore {
             return true
         case RETRO_ENVIRONMENT_SET_CORE_OPTIONS_V2:
             let v2 = data?.assumingMemoryBound(to: retro_core_options_v2.self).pointee
-            options.define(readOptionsV2(v2?.definitions))
+            options.define(readOptionsV2(v2?.definitions, categories: v2?.categories))
             return true
         case RETRO_ENVIRONMENT_SET_CORE_OPTIONS_V2_INTL:
             let intl = data?.assumingMemoryBound(to: retro_core_options_v2_intl.self).pointee
-            options.define(readOptionsV2(intl?.us?.pointee.definitions))
+            options.define(readOptionsV2(intl?.us?.pointee.definitions, categories: intl?.us?.pointee.categories))
             return true
         case RETRO_ENVIRONMENT_SET_CORE_OPTIONS_DISPLAY, RETRO_ENVIRONMENT_SET_CORE_OPTIONS_UPDATE_DISPLAY_CALLBACK:
             return true
@@ -446,45 +478,59 @@ public final class CoreHost: EmulatorCore {
     }
 
     private func readOptionsV1(_ first: UnsafePointer<retro_core_option_definition>?) -> [CoreOptions.Definition] {
-        readOptions(first.map(UnsafeMutablePointer.init(mutating:)), key: \.key, description: \.desc,
-                    values: \.values, defaultValue: \.default_value)
-    }
-
-    private func readOptionsV2(_ first: UnsafeMutablePointer<retro_core_option_v2_definition>?) -> [CoreOptions.Definition] {
-        readOptions(first, key: \.key, description: \.desc, values: \.values, defaultValue: \.default_value)
-    }
-
-    /// Reads a NULL-key-terminated array of v1 or v2 option definitions (the two C structs share
-    /// these fields).
-    private func readOptions<Entry, Values>(
-        _ first: UnsafeMutablePointer<Entry>?, key: KeyPath<Entry, UnsafePointer<CChar>?>,
-        description: KeyPath<Entry, UnsafePointer<CChar>?>, values: WritableKeyPath<Entry, Values>,
-        defaultValue: KeyPath<Entry, UnsafePointer<CChar>?>
-    ) -> [CoreOptions.Definition] {
-        guard var entry = first else { return [] }
+        guard var entry = first.map(UnsafeMutablePointer.init(mutating:)) else { return [] }
         var result: [CoreOptions.Definition] = []
-        while let name = entry.pointee[keyPath: key] {
-            let choices = optionValues(&entry.pointee[keyPath: values])
+        while let name = entry.pointee.key {
+            let (choices, labels) = optionValues(&entry.pointee.values)
             result.append(CoreOptions.Definition(
-                key: String(cString: name),
-                description: entry.pointee[keyPath: description].map { String(cString: $0) } ?? "",
-                values: choices,
-                defaultValue: entry.pointee[keyPath: defaultValue].map { String(cString: $0) } ?? choices.first ?? ""))
+                key: String(cString: name), description: Self.text(entry.pointee.desc), values: choices,
+                defaultValue: entry.pointee.default_value.map { String(cString: $0) } ?? choices.first ?? "",
+                info: Self.text(entry.pointee.info), labels: labels))
             entry += 1
         }
         return result
     }
 
-    /// Reads a NULL-terminated fixed array of retro_core_option_value (imported as a tuple).
-    private func optionValues<Tuple>(_ tuple: inout Tuple) -> [String] {
+    /// v2: the v1 fields plus a category (its description from `categories`).
+    private func readOptionsV2(_ first: UnsafeMutablePointer<retro_core_option_v2_definition>?,
+                               categories: UnsafeMutablePointer<retro_core_option_v2_category>?) -> [CoreOptions.Definition] {
+        var categoryNames: [String: String] = [:]
+        if var category = categories {
+            while let key = category.pointee.key {
+                categoryNames[String(cString: key)] = Self.text(category.pointee.desc)
+                category += 1
+            }
+        }
+        guard var entry = first else { return [] }
+        var result: [CoreOptions.Definition] = []
+        while let name = entry.pointee.key {
+            let (choices, labels) = optionValues(&entry.pointee.values)
+            let categoryKey = entry.pointee.category_key.map { String(cString: $0) } ?? ""
+            result.append(CoreOptions.Definition(
+                key: String(cString: name), description: Self.text(entry.pointee.desc), values: choices,
+                defaultValue: entry.pointee.default_value.map { String(cString: $0) } ?? choices.first ?? "",
+                info: Self.text(entry.pointee.info), category: categoryNames[categoryKey] ?? categoryKey, labels: labels))
+            entry += 1
+        }
+        return result
+    }
+
+    private static func text(_ pointer: UnsafePointer<CChar>?) -> String { pointer.map { String(cString: $0) } ?? "" }
+
+    /// Reads a NULL-terminated fixed array of retro_core_option_value (imported as a tuple):
+    /// the values, and their labels where the core gives one.
+    private func optionValues<Tuple>(_ tuple: inout Tuple) -> ([String], [String: String]) {
         withUnsafeBytes(of: &tuple) { raw in
             let values = raw.bindMemory(to: retro_core_option_value.self)
             var result: [String] = []
+            var labels: [String: String] = [:]
             for value in values {
                 guard let text = value.value else { break }
-                result.append(String(cString: text))
+                let string = String(cString: text)
+                result.append(string)
+                if let label = value.label { labels[string] = String(cString: label) }
             }
-            return result
+            return (result, labels)
         }
     }
 }

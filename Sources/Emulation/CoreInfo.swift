@@ -17,6 +17,31 @@ public struct CoreInfo: Sendable, Equatable {
     public var displayVersion: String?
     /// False when the info file marks the core as needing OpenGL/Vulkan.
     public var softwareRendered: Bool
+    /// The name the core gives itself (`corename` in its `.info`, RetroArch's `library_name`):
+    /// RetroArch's per-core save and state subfolders are named after it.
+    public var libraryName: String?
+    /// The BIOS and firmware files the `.info` file lists (`firmwareN_path`, `_desc`, `_opt`).
+    public var firmware: [Firmware] = []
+
+    /// One file a core reads from the system folder.
+    public struct Firmware: Sendable, Equatable {
+        /// Relative to the system folder (may hold a subfolder: `np2kai/bios.rom`).
+        public var path: String
+        public var description: String
+        /// `firmwareN_opt = "true"`: the core runs without it (some games may not).
+        public var isOptional: Bool
+
+        public init(path: String, description: String, isOptional: Bool) {
+            self.path = path
+            self.description = description
+            self.isOptional = isOptional
+        }
+    }
+
+    /// The listed firmware files that are not in `systemFolder`.
+    public func missingFirmware(in systemFolder: URL) -> [Firmware] {
+        firmware.filter { !FileManager.default.fileExists(atPath: systemFolder.appendingPathComponent($0.path).path) }
+    }
 
     public init(path: URL, name: String, displayName: String, systems: [GameSystem], extensions: [String],
                 needsFullPath: Bool, supportsNoGame: Bool, displayVersion: String?, softwareRendered: Bool) {
@@ -59,6 +84,18 @@ public struct CoreInfo: Sendable, Equatable {
             supportsNoGame: info["supports_no_game"] == "true",
             displayVersion: info["display_version"],
             softwareRendered: !(required.contains("opengl") || required.contains("vulkan")))
+        firmware = CoreInfo.firmware(from: info)
+        libraryName = info["corename"]
+    }
+
+    /// `firmware_count` entries of an info file; entries without a path are left out.
+    static func firmware(from info: [String: String]) -> [Firmware] {
+        let count = min(Int(info["firmware_count"] ?? "") ?? 0, 256)
+        return (0..<max(count, 0)).compactMap { index in
+            guard let path = info["firmware\(index)_path"], !path.isEmpty else { return nil }
+            return Firmware(path: path, description: info["firmware\(index)_desc"] ?? path,
+                            isOptional: info["firmware\(index)_opt"]?.lowercased() == "true")
+        }
     }
 
     static func systems(forSystemID systemID: String) -> [GameSystem] {
@@ -75,7 +112,8 @@ public struct CoreInfo: Sendable, Equatable {
     }
 }
 
-/// Reads libretro `.info` files: `key = "value"` lines, `#` comments.
+/// Reads libretro `.info` files and the others in RetroArch's `key = "value"` syntax (`#` comment
+/// lines): `retroarch.cfg`, `.cht` cheat files and `.opt` core option files.
 public enum CoreInfoFile {
     public static func parse(_ text: String) -> [String: String] {
         var result: [String: String] = [:]

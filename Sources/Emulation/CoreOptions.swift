@@ -2,39 +2,57 @@ import Foundation
 import PhosphorKit
 
 /// A core's options (libretro core options v0, v1 and v2 all land here) and their current values,
-/// persisted per core as JSON in `PhosphorPaths.coreOptions/<core>.json`.
+/// persisted per core as JSON in `PhosphorPaths.coreOptions/<core>.json`, with per-game overrides
+/// in `<core>/<game>.json` beside it. With RetroArch's folders shared, RetroArch's own option
+/// files are read under those (RetroArch's values apply until one is changed here).
+///
+/// A value in a file that the core does not offer is named in one line (`problems`), the option
+/// keeps its default, and the file keeps the value untouched (only keys the player sets are
+/// rewritten).
 ///
 /// Core thread: the environment callback defines options and reads values (C strings stay alive
-/// here until the value changes). UI thread: reads `definitions`/`values` snapshots and sets values
-/// through `CoreThread`, which forwards them to the core thread.
+/// here until the value changes); the Core Options screen's changes arrive through `CoreThread`.
 final class CoreOptions {
-    struct Definition: Sendable, Equatable {
-        var key: String
-        var description: String
-        var values: [String]
-        var defaultValue: String
-    }
+    typealias Definition = CoreOptionDefinition
 
     private(set) var definitions: [Definition] = []
     private(set) var values: [String: String] = [:]
-    /// Values loaded from disk, applied as options are defined.
-    private var saved: [String: String] = [:]
+    /// The core file's values and the game file's, as read (or as set since).
+    private var coreSaved: [String: String] = [:]
+    private var gameSaved: [String: String] = [:]
+    /// Forced for this run (the core profile's values, a run's overrides): over the files' values.
+    private let overrides: [String: String]
     /// C copies handed to the core by GET_VARIABLE; freed when replaced.
     private var cStrings: [String: UnsafeMutablePointer<CChar>] = [:]
     /// Set when a value changed since the core last asked (GET_VARIABLE_UPDATE).
     var updated = false
     let file: URL?
+    let gameFile: URL?
+    /// One line per unusable value in a file (or a file that is no JSON object of strings).
+    private(set) var problems: [String] = []
 
-    init(file: URL?, overrides: [String: String] = [:]) {
+    /// RetroArch's option files (`.opt`, `retroarch-core-options.cfg`) when its folders are
+    /// shared: read only, under Phosphor's files, the last one winning.
+    private var retroArchSaved: [(file: URL, values: [String: String])] = []
+
+    init(file: URL?, gameFile: URL? = nil, retroArchFiles: [URL] = [], overrides: [String: String] = [:]) {
         self.file = file
-        if let file, let data = try? Data(contentsOf: file) {
-            if let decoded = try? JSONDecoder().decode([String: String].self, from: data) {
-                saved = decoded
-            } else {
-                Log.warning("\(file.path): not a JSON object of strings; core options use their defaults")
-            }
+        self.gameFile = gameFile
+        self.overrides = overrides
+        retroArchSaved = retroArchFiles.compactMap { file in CoreInfoFile.load(file).map { (file, $0) } }
+        coreSaved = Self.read(file, problems: &problems)
+        gameSaved = Self.read(gameFile, problems: &problems)
+    }
+
+    private static func read(_ file: URL?, problems: inout [String]) -> [String: String] {
+        guard let file, let data = try? Data(contentsOf: file) else { return [:] }
+        guard let decoded = try? JSONDecoder().decode([String: String].self, from: data) else {
+            let line = "\(file.path): not a JSON object of strings; core options use their defaults (the file is kept as it is)"
+            Log.warning(line)
+            problems.append(line)
+            return [:]
         }
-        for (key, value) in overrides { saved[key] = value }
+        return decoded
     }
 
     deinit { for pointer in cStrings.values { free(pointer) } }
@@ -44,14 +62,36 @@ final class CoreOptions {
         definitions = newDefinitions
         var newValues: [String: String] = [:]
         for definition in newDefinitions {
-            if let stored = saved[definition.key], definition.values.contains(stored) {
-                newValues[definition.key] = stored
-            } else {
-                newValues[definition.key] = definition.defaultValue
+            var value = definition.defaultValue
+            let layers = retroArchSaved.map { ($0.values, Optional($0.file)) } + [(coreSaved, self.file), (gameSaved, gameFile)]
+            for (saved, file) in layers {
+                guard let stored = saved[definition.key] else { continue }
+                if definition.values.contains(stored) {
+                    value = stored
+                } else if let file {
+                    let line = "\(file.lastPathComponent): \(definition.key) = \"\(stored)\" is not one of its values (\(definition.values.joined(separator: "|"))); using \"\(value)\""
+                    if !problems.contains(line) {
+                        Log.warning("\(file.path): \(line)")
+                        problems.append(line)
+                    }
+                }
             }
+            // The profile's and the run's values win, as they always did (desmume's touch screen
+            // needs its pointer options whatever a file says).
+            if let forced = overrides[definition.key], definition.values.contains(forced) { value = forced }
+            newValues[definition.key] = value
         }
         values = newValues
         updated = true
+    }
+
+    /// The options with their values, for the Core Options screen.
+    var states: [CoreOptionState] {
+        definitions.map { definition in
+            let fromGame = gameSaved[definition.key].map { definition.values.contains($0) } ?? false
+            return CoreOptionState(definition: definition, value: values[definition.key] ?? definition.defaultValue,
+                                   isGameOverride: fromGame)
+        }
     }
 
     /// Parses a v0 `retro_variable` value: `"Description; first|second|third"`.
@@ -75,24 +115,33 @@ final class CoreOptions {
         return UnsafePointer(copy)
     }
 
-    /// Sets a value (core thread) and persists it. Unknown keys or values are refused.
+    /// Sets a value (core thread) and persists it: for every game (the core's file, and this
+    /// game's own value of the key is dropped) or for this game only. Unknown keys or values are
+    /// refused.
     @discardableResult
-    func set(_ value: String, for key: String) -> Bool {
+    func set(_ value: String, for key: String, forThisGame: Bool = false) -> Bool {
         guard let definition = definitions.first(where: { $0.key == key }), definition.values.contains(value) else {
             return false
         }
         values[key] = value
-        saved[key] = value
         updated = true
-        persist()
+        if forThisGame, gameFile != nil {
+            gameSaved[key] = value
+            persist(gameSaved, to: gameFile)
+        } else {
+            coreSaved[key] = value
+            persist(coreSaved, to: file)
+            if gameSaved.removeValue(forKey: key) != nil { persist(gameSaved, to: gameFile) }
+        }
         return true
     }
 
-    private func persist() {
+    private func persist(_ saved: [String: String], to file: URL?) {
         guard let file else { return }
         do {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             try AtomicFile.write(try encoder.encode(saved), to: file)
         } catch {
             Log.error("cannot save core options to \(file.path): \(error)")

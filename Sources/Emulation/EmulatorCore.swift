@@ -43,6 +43,14 @@ public protocol EmulatorCore: AnyObject {
     func flushBatterySave()
     /// Unloads the game, writing the battery save first. Nothing else may be called afterwards.
     func unload()
+
+    /// The core's options with their values (the Core Options screen).
+    var coreOptions: [CoreOptionState] { get }
+    /// One line per unusable value in an options file (kept in the file as it is).
+    var coreOptionProblems: [String] { get }
+    /// Sets an option (the core sees it at its next GET_VARIABLE_UPDATE) and saves it for every
+    /// game or for this game only. False for an unknown key or value.
+    func setCoreOption(_ value: String, for key: String, forThisGame: Bool) -> Bool
 }
 
 extension EmulatorCore {

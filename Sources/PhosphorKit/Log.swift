@@ -15,7 +15,7 @@ import Synchronization
 ///   up to `keptFiles` old files, so the log never takes more than (keptFiles + 1) × maximumBytes.
 ///
 /// Descriptors 1 and 2 point at the log file while a terminal session is open (cores `printf`
-/// into it without passing here). `followedByStandardStreams` makes rotation `dup2` the new file
+/// into it without passing here). `followingDescriptors` makes rotation `dup2` the new file
 /// onto them, and `enforceSizeLimit()` — called about once a second by the terminal session's
 /// wait, on the UI thread — measures the file with `fstat` (every writer appends to the same
 /// open file, so its size counts the printf'd bytes too) and rotates when it is over the cap.
@@ -49,7 +49,9 @@ public final class Log: Sendable {
         var limits = Limits()
         var pending: [String] = []
         var echoToStandardError = false
-        var followedByStandardStreams = false
+        /// The standard descriptors pointed at the file (1 and 2 in a terminal session, 1 alone
+        /// in a headless run), which rotation points at the new file.
+        var followingDescriptors: [Int32] = []
         /// Why the file could not be opened (the log then lives in memory).
         var openFailure: String?
         // Repeats and flood accounting.
@@ -102,15 +104,39 @@ public final class Log: Sendable {
     public func redirectStandardStreams() -> Bool {
         state.withLock { state in
             guard state.descriptor >= 0 else { return false }
-            state.followedByStandardStreams = true
-            Self.pointStandardStreams(at: state.descriptor)
+            state.followingDescriptors = [STDOUT_FILENO, STDERR_FILENO]
+            Self.point([STDOUT_FILENO, STDERR_FILENO], at: state.descriptor)
             return true
         }
     }
 
+    /// A headless run: what cores print on standard output goes to the log (or /dev/null when
+    /// the log has no file), never before the result line. Returns a descriptor for the real
+    /// standard output, the channel the result line is written to; nil when it cannot be
+    /// duplicated (then nothing is redirected). Main thread, before the core loads.
+    public func redirectStandardOutputOnly() -> Int32? {
+        fflush(nil)
+        let saved = dup(STDOUT_FILENO)
+        guard saved >= 0 else { return nil }
+        _ = fcntl(saved, F_SETFD, FD_CLOEXEC)
+        state.withLock { state in
+            if state.descriptor >= 0 {
+                state.followingDescriptors = [STDOUT_FILENO]
+                Self.point([STDOUT_FILENO], at: state.descriptor)
+            } else {
+                let null = Glibc.open("/dev/null", O_WRONLY | O_CLOEXEC)
+                if null >= 0 {
+                    _ = dup2(null, STDOUT_FILENO)
+                    close(null)
+                }
+            }
+        }
+        return saved
+    }
+
     /// The session gave descriptors 1 and 2 back to the terminal: rotation leaves them alone.
     public func releaseStandardStreams() {
-        state.withLock { $0.followedByStandardStreams = false }
+        state.withLock { $0.followingDescriptors = [] }
     }
 
     /// Rotates when the file (with whatever cores printed into it) is over the cap.
@@ -223,7 +249,7 @@ public final class Log: Sendable {
         let old = state.descriptor
         state.descriptor = -1
         if renamed, (try? openDescriptor(&state)) != nil {
-            if state.followedByStandardStreams { pointStandardStreams(at: state.descriptor) }
+            if !state.followingDescriptors.isEmpty { point(state.followingDescriptors, at: state.descriptor) }
             close(old)
         } else {
             // The folder refuses a new file (read-only now, or full): empty the one we have
@@ -234,10 +260,9 @@ public final class Log: Sendable {
         }
     }
 
-    private static func pointStandardStreams(at descriptor: Int32) {
+    private static func point(_ standardDescriptors: [Int32], at descriptor: Int32) {
         // What cores printf'd is still in C stdio's buffer: it belongs to the file it was written for.
         fflush(nil)
-        _ = dup2(descriptor, STDOUT_FILENO)
-        _ = dup2(descriptor, STDERR_FILENO)
+        for standard in standardDescriptors { _ = dup2(descriptor, standard) }
     }
 }

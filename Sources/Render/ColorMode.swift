@@ -17,16 +17,21 @@ public enum ColorMode: String, Sendable, CaseIterable {
         }
     }
 
-    /// Picks the richest mode the environment promises: `COLORTERM=truecolor|24bit` (or a
+    /// Picks the richest mode the environment promises: `COLORTERM=truecolor|24bit`, or with
+    /// `COLORTERM` unset a terminfo entry with `RGB` or 2^24 colours (or a
     /// terminal known to support 24-bit colour) gives 24-bit; a `TERM` of the console/vt family
     /// (or none) gives 16; any other `TERM` (xterm, screen, tmux, rxvt, …) gives 256.
-    public static func detect(environment: [String: String]) -> ColorMode {
+    /// `terminfo`: what the terminal's terminfo entry says (its `colors` number and the `RGB`
+    /// flag), consulted when `COLORTERM` is unset; nil before the terminal is known.
+    public static func detect(environment: [String: String], terminfo: (colors: Int, directColor: Bool)? = nil) -> ColorMode {
         let colorTerm = (environment["COLORTERM"] ?? "").lowercased()
         if colorTerm == "truecolor" || colorTerm == "24bit" { return .trueColor }
+        let askTerminfo = colorTerm.isEmpty ? terminfo : nil
+        if let askTerminfo, askTerminfo.directColor || askTerminfo.colors >= 1 << 24 { return .trueColor }
         let term = (environment["TERM"] ?? "").lowercased()
         let trueColorTerms = ["xterm-kitty", "xterm-ghostty", "wezterm", "alacritty", "foot", "xterm-direct", "contour"]
         if trueColorTerms.contains(where: { term.hasPrefix($0) }) || term.hasSuffix("-direct") { return .trueColor }
-        if term.contains("256color") { return .palette256 }
+        if term.contains("256color") || (askTerminfo?.colors ?? 0) >= 256 { return .palette256 }
         let sixteenColorTerms = ["", "dumb", "linux", "vt100", "vt102", "vt220", "ansi", "cons25", "cygwin", "sun"]
         if sixteenColorTerms.contains(term) || term.hasPrefix("vt") { return .palette16 }
         return .palette256

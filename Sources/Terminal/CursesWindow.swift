@@ -73,6 +73,8 @@ public final class CursesWindow {
 extension CursesWindow {
     /// How many palette colours the terminal offers to ncurses.
     public static var paletteSize: Int { Int(ccurses_colors()) }
+    /// The terminfo entry says the terminal takes 24-bit colours (the `RGB` flag, e.g. `xterm-direct`).
+    public static var hasDirectColor: Bool { ccurses_has_rgb() == 1 }
     /// The terminal type ncurses draws for ("" before it started).
     public static var terminalName: String { ccurses_terminal_name().map { String(cString: $0) } ?? "" }
 }

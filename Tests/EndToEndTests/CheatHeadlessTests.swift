@@ -40,6 +40,27 @@ final class CheatHeadlessTests: XCTestCase {
         XCTAssertEqual(try hash(rom, cheats: ["C11C?A6:A9+C11D?00:F0"]), try hash(rom), "a compare value that does not match changes nothing")
     }
 
+    /// Issue 16: `--cheat-file` takes a RetroArch `.cht`; the cheats it has on apply like `--cheat`.
+    func testRetroArchCheatFileFromTheCommandLine() throws {
+        let rom = "nes/phosphor-test.nes"
+        let cht = try phosphor.file("Game.cht", Data("""
+            cheats = 2
+            cheat0_desc = "Boxes held"
+            cheat0_code = "OZPKGO+EYPKIP"
+            cheat0_enable = true
+            cheat1_desc = "Off, and not even a code"
+            cheat1_code = "NOT-A-CODE"
+            cheat1_enable = false
+            """.utf8))
+        let outcome = try phosphor.run(["run", "--headless", "--frames", "120", "--cheat-file", cht.path, PhosphorProcess.rom(rom).path])
+        XCTAssertEqual(outcome.status, 0, outcome.standardError)
+        XCTAssertEqual(outcome.fields["hash"], try hash(rom, holding: "a+b+select+start"))
+        let junk = try phosphor.file("junk.cht", Data("hello\n".utf8))
+        let refused = try phosphor.run(["run", "--headless", "--frames", "10", "--cheat-file", junk.path, PhosphorProcess.rom(rom).path])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertEqual(refused.standardError, "phosphor: --cheat-file: junk.cht: not a RetroArch cheat file (no \"cheats = N\" line)\n")
+    }
+
     func testGameBoyGameGenieOnGambatte() throws {
         // draw_boxes' `ld a, T_OUTLINE` (3E 01 at $02DE) becomes `ld a, T_SOLID`: all boxes held.
         let rom = "gb/phosphor-test.gbc"

@@ -25,6 +25,21 @@ final class ColorModeTests: XCTestCase {
         }
         for mode in ColorMode.allCases { XCTAssertEqual(try ColorMode(argument: mode.rawValue), mode) }
     }
+
+    /// With COLORTERM unset, the terminfo entry decides (issue 16): the RGB flag or 2^24 colours
+    /// mean 24-bit, 256 colours the palette, whatever TERM is called; COLORTERM still wins.
+    func testTerminfoDecidesWhenCOLORTERMIsUnset() {
+        let plain = ["TERM": "mystery"]
+        XCTAssertEqual(ColorMode.detect(environment: plain, terminfo: (colors: 256, directColor: true)), .trueColor)
+        XCTAssertEqual(ColorMode.detect(environment: plain, terminfo: (colors: 1 << 24, directColor: false)), .trueColor)
+        XCTAssertEqual(ColorMode.detect(environment: ["TERM": "mystery-16"], terminfo: (colors: 256, directColor: false)), .palette256)
+        XCTAssertEqual(ColorMode.detect(environment: ["TERM": "vt220"], terminfo: (colors: 256, directColor: false)), .palette256)
+        XCTAssertEqual(ColorMode.detect(environment: ["TERM": "vt220"], terminfo: (colors: 8, directColor: false)), .palette16)
+        XCTAssertEqual(ColorMode.detect(environment: ["TERM": "vt220", "COLORTERM": "yes"], terminfo: (colors: 256, directColor: true)),
+                       .palette16, "a COLORTERM that names no depth leaves terminfo out, as before")
+        XCTAssertEqual(ColorMode.detect(environment: ["TERM": "vt220", "COLORTERM": "truecolor"], terminfo: (colors: 8, directColor: false)),
+                       .trueColor)
+    }
 }
 
 final class CellTests: XCTestCase {

@@ -23,6 +23,9 @@ extension ScriptedCore {
             public var serializations = 0
             public var unserializations = 0
             public var cheatHandOvers: [CheatHandOver] = []
+            /// The option values the core read each time GET_VARIABLE_UPDATE said they changed
+            /// (once at load, then after every change), as a libretro core polls them.
+            public var optionValuesRead: [[String: String]] = []
             public var batteryFlushes = 0
             public var unloaded = false
             /// Calls made from a thread other than the one that created the core: must stay 0

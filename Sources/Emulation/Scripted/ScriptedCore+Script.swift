@@ -24,6 +24,11 @@ extension ScriptedCore {
         public var version: String
         /// Calls that fail on purpose, for error-path tests.
         public var failures: Set<Failure>
+        /// Core options the scripted core defines at load, with the files they are saved in
+        /// (as `CoreHost` keeps them: the core's file and this game's).
+        public var options: [CoreOptionDefinition] = []
+        public var optionFile: URL?
+        public var gameOptionFile: URL?
 
         public init(title: String = "scripted", width: Int = 64, height: Int = 48, pixelFormat: PixelFormat = .xrgb8888,
                     framesPerSecond: Double = 60, sampleRate: Int = 32_000, toneFrequency: Int = 500,

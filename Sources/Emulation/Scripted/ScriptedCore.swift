@@ -35,6 +35,7 @@ public final class ScriptedCore: EmulatorCore {
     public private(set) var activeCheats: [CoreCheat] = []
     private var pixels: [UInt8] = []
     private var samples: [Int16] = []
+    private let options: CoreOptions
 
     /// "Loads the game": reads the battery save when the script has one. Core thread.
     public init(script: Script, connections: CoreConnections, journal: Journal = Journal()) throws {
@@ -47,6 +48,8 @@ public final class ScriptedCore: EmulatorCore {
         avInfo = AVInfo(baseWidth: script.width, baseHeight: script.height, maxWidth: script.width,
                         maxHeight: script.height, aspectRatio: nil, framesPerSecond: script.framesPerSecond,
                         sampleRate: Double(script.sampleRate))
+        options = CoreOptions(file: script.optionFile, gameFile: script.gameOptionFile)
+        options.define(script.options)
         batteryRAM = [UInt8](repeating: 0, count: script.batterySaveSize)
         if let file = script.batterySave, let saved = try? [UInt8](Data(contentsOf: file)), saved.count == batteryRAM.count {
             batteryRAM = saved
@@ -56,11 +59,22 @@ public final class ScriptedCore: EmulatorCore {
 
     public var coreVersion: String { script.version }
 
+    public var coreOptions: [CoreOptionState] { options.states }
+    public var coreOptionProblems: [String] { options.problems }
+    public func setCoreOption(_ value: String, for key: String, forThisGame: Bool) -> Bool {
+        options.set(value, for: key, forThisGame: forThisGame)
+    }
+
     public var batterySaveFile: URL? { script.batterySave }
 
     public var batterySaveFailure: String? { batteryFailure.withLock { $0 } }
 
     public func runFrame(fastForwarding: Bool, muteAudio: Bool) {
+        if options.updated, !script.options.isEmpty {  // GET_VARIABLE_UPDATE, then GET_VARIABLE for each
+            options.updated = false
+            let values = options.values
+            note { $0.optionValuesRead.append(values) }
+        }
         let masks = (0..<InputState.portCount).map { connections.input.mask(port: $0) }
         if connections.publishesFrame(frameCount) {
             ScriptedCore.drawPicture(frame: frameCount, masks: masks, script: script, into: &pixels)

@@ -16,6 +16,8 @@ final class AppServices {
     var exitMessage: String?
     /// What the terminal said about pixel graphics at start (set once the negotiation is over).
     var graphics = GraphicsCapabilities()
+    /// The environment screens read (HOME for RetroArch's folder); tests set their own.
+    var environment = ProcessInfo.processInfo.environment
 
     struct Overrides {
         var colorMode: String?

@@ -12,6 +12,8 @@ enum LibraryCommand {
     /// A game from the library started, or closed after so many seconds (play statistics).
     case gameStarted(GameLaunch)
     case gameFinished(GameLaunch, seconds: Int)
+    /// The answer to the first-run question about RetroArch's folders (saved in the config).
+    case chooseRetroArchFolders(RetroArchFoldersChoice)
 }
 
 /// A value copy of what the browser's menus show.

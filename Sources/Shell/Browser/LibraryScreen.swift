@@ -21,6 +21,8 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
     let library: GameLibrary
     /// The bundled demo cartridges, re-added at every start so they cannot be removed for good.
     let bundledRoms: URL?
+    /// The first-run question about RetroArch's folders was considered (once per browser).
+    private var askedAboutRetroArch = false
     private(set) var model = BrowserModel()
     private var status: (text: String, isError: Bool)?
     private var scan: LibraryScanTask?
@@ -185,13 +187,21 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
             let rom = try library.playableFile(for: game)
             status = nil
             actions.append(.play(GameLaunch(rom: rom, system: game.system, title: DisplayText.sanitized(game.title),
-                                            gameID: game.id, resume: resume)))
+                                            gameID: game.id, resume: resume, archive: archivedGame(game))))
         } catch {
             status = ("\(error)", true)
         }
     }
 
-    private func gameStarted(_ launch: GameLaunch) {
+    /// The archive a game is played from, if any, and whether it is the archive's only game
+    /// (then its files are named after the archive, as RetroArch names them).
+    private func archivedGame(_ game: Game) -> ArchivedGame? {
+        guard let entry = game.archiveEntry else { return nil }
+        let gamesInArchive = (try? library.games().filter { $0.path == game.path }.count) ?? 1
+        return ArchivedGame(archive: URL(fileURLWithPath: game.path), entry: entry, isOnlyGame: gamesInArchive == 1)
+    }
+
+        private func gameStarted(_ launch: GameLaunch) {
         guard let id = launch.gameID else { return }
         do { try library.recordPlayStart(gameID: id) } catch { Log.error("library: \(error)") }
     }
@@ -236,6 +246,18 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
 
     func openAddFolderDialog(actions: inout [AppAction]) { actions.append(.push(AddFolderDialog.make())) }
 
+    /// Saves the answer to the RetroArch question (asked again next time when it cannot be saved).
+    private func chooseRetroArchFolders(_ choice: RetroArchFoldersChoice) {
+        services.configStore.config.retroArchFolders = choice
+        do {
+            try services.configStore.save()
+            status = (choice == .share ? "saves, states and BIOS files: RetroArch's folders (\"retroArchFolders\" in config.json)"
+                                       : "Phosphor keeps its own folders (\"retroArchFolders\" in config.json)", false)
+        } catch {
+            status = ("\(error)", true)
+        }
+    }
+
     // MARK: Commands
 
     func perform(_ command: LibraryCommand) {
@@ -247,6 +269,7 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
         case .toggleFavouritesOnly: model.toggleFavouritesOnly()
         case .gameStarted(let launch): gameStarted(launch)
         case .gameFinished(let launch, let seconds): gameFinished(launch, seconds: seconds)
+        case .chooseRetroArchFolders(let choice): chooseRetroArchFolders(choice)
         }
     }
 
@@ -264,6 +287,12 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
     func coverChanged(covered: Bool) { self.covered = covered }
 
     func tick(now: ContinuousClock.Instant, context: DrawContext, actions: inout [AppAction]) -> Duration? {
+        if !askedAboutRetroArch {
+            askedAboutRetroArch = true
+            if RetroArchFolders.shouldAsk(config: services.config, environment: services.environment) {
+                actions.append(.push(RetroArchFoldersQuestion()))
+            }
+        }
         if searchIndexWanted && hasDrawn {
             searchIndexWanted = false
             indexBuild = SearchIndexBuild(model.searchIndex, generation: model.generation)

@@ -78,8 +78,22 @@ struct PreviewCache {
 
     /// The most recently written state screenshot of `game` in `folder` (`paths.states/<system>`),
     /// named the way `StateStore` names them for the ROM file the game plays from.
+    /// A game in an archive may be named after the archive (its only game) or after its entry.
     static func newestPreview(for game: Game, in folder: URL) -> (URL, Date)? {
-        let store = StateStore(folder: folder, game: identity(of: game))
+        var names = [URL(fileURLWithPath: game.fileName)]
+        if game.archiveEntry != nil { names.append(URL(fileURLWithPath: game.path)) }
+        var newest: (URL, Date)?
+        for name in names {
+            let identity = GameIdentity(key: GameIdentity.key(forROM: name), system: game.system, coreName: "", coreVersion: "")
+            if let found = newestPreview(of: StateStore(folder: folder, game: identity)),
+               newest == nil || found.1 > newest!.1 {
+                newest = found
+            }
+        }
+        return newest
+    }
+
+    private static func newestPreview(of store: StateStore) -> (URL, Date)? {
         var newest: (URL, Date)?
         for slot in StateSlot.all {
             let file = store.screenshotFile(slot)

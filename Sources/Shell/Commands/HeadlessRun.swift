@@ -18,6 +18,8 @@ struct HeadlessRun {
     var explicitCore: URL?
     /// Codes from `--cheat`, all enabled, in order.
     var cheats: [String] = []
+    /// RetroArch `.cht` files from `--cheat-file`: their cheats that are on, after `cheats`.
+    var cheatFiles: [URL] = []
     var paths: PhosphorPaths
 
     struct Result {
@@ -35,15 +37,24 @@ struct HeadlessRun {
     }
 
     func run() throws -> Result {
-        let system = try RomCheck.inspect(rom)
+        // A game in an archive runs from its extracted copy, named after the archive.
+        let archive: ArchivedGame?
+        let rom: URL
+        let system: GameSystem?
+        if ArchivedGame.isArchive(self.rom) {
+            let opened = try ArchivedGame.open(self.rom, paths: paths)
+            (rom, system, archive) = (opened.rom, opened.system, opened.game)
+        } else {
+            (rom, system, archive) = (self.rom, try RomCheck.inspect(self.rom), nil)
+        }
         let stateBytes = try stateIn.map { try Self.readState($0) }
         let stateName = stateIn?.lastPathComponent ?? ""
         let stateSidecar = stateIn.flatMap(Self.readSidecar)
         let config = ConfigStore.load(from: paths.configFile)
         if let error = config.loadError { Log.error("\(error)") }
         let setup = try GameSetup(rom: rom, system: system, explicitCore: explicitCore, config: config.config,
-                                  catalog: CoreCatalog.discover(), paths: paths)
-        let coreCheats = try Self.coreCheats(cheats, setup: setup)
+                                  catalog: CoreCatalog.discover(), paths: paths, archive: archive)
+        let coreCheats = try Self.coreCheats(cheats + Self.enabledCodes(in: cheatFiles), setup: setup)
         // Held until the run returns (its battery save is written on unload, before that).
         let lock = try GameLock.acquire(GameLock.file(states: paths.states, system: (setup.system ?? system)?.rawValue ?? setup.core.name,
                                                       gameKey: setup.gameKey), game: rom.lastPathComponent)
@@ -141,6 +152,17 @@ struct HeadlessRun {
             }
         }
         return list.coreCheats(support)
+    }
+
+    /// The codes switched on in RetroArch cheat files, as `--cheat` takes them (checked there).
+    static func enabledCodes(in files: [URL]) throws -> [String] {
+        try files.flatMap { file in
+            do {
+                return try RetroArchCheatFile.read(file).entries.filter(\.enabled).map(\.code)
+            } catch {
+                throw RomCheck.Failure(description: "--cheat-file: \(error)")
+            }
+        }
     }
 
     /// `<state>.json`: the identity `--state-out` writes next to a state (the slot store's sidecar format).

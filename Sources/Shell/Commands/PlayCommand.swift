@@ -17,7 +17,8 @@ enum PlayCommand {
     /// Parses and checks the arguments: every mistake (a bad option, a missing ROM or core) is
     /// one line here, not a flash of the game screen. `browserWithoutROM`: no ROM means the
     /// browser (plain `phosphor --option`), else it is a usage error (`phosphor play`).
-    static func request(_ arguments: [String], browserWithoutROM: Bool) throws -> Request {
+    static func request(_ arguments: [String], browserWithoutROM: Bool,
+                        paths: PhosphorPaths = PhosphorPaths()) throws -> Request {
         let parsed = try CommandLineArguments(
             arguments, valueOptions: ["frames", "color", "video", "core", "audio-device"], flagOptions: ["no-audio", "continue"])
         if let color = parsed.options["color"], !["24bit", "truecolor", "256", "16"].contains(color) {
@@ -41,17 +42,26 @@ enum PlayCommand {
         guard parsed.positionals.count == 1 else {
             throw CommandLineArguments.UsageError(description: "play needs exactly one ROM")
         }
-        let rom = URL(fileURLWithPath: parsed.positionals[0])
-        let system = try RomCheck.inspect(rom)
+        let file = URL(fileURLWithPath: parsed.positionals[0])
+        // A game in an archive plays from its extracted copy, named after the archive.
+        let rom: URL
+        let system: GameSystem?
+        var archive: ArchivedGame?
+        if ArchivedGame.isArchive(file) {
+            let opened = try ArchivedGame.open(file, paths: paths)
+            (rom, system, archive) = (opened.rom, opened.system, opened.game)
+        } else {
+            (rom, system) = (file, try RomCheck.inspect(file))
+        }
         let explicitCore = parsed.options["core"].map { URL(fileURLWithPath: $0) }
         if let explicitCore { try CoreSelection.checkExists(explicitCore, for: rom) }
-        let launch = GameLaunch(rom: rom, system: system, title: rom.deletingPathExtension().lastPathComponent,
-                                gameID: nil, resume: resume, explicitCore: explicitCore)
+        let launch = GameLaunch(rom: rom, system: system, title: file.deletingPathExtension().lastPathComponent,
+                                gameID: nil, resume: resume, explicitCore: explicitCore, archive: archive)
         return .play(launch, overrides)
     }
 
     static func run(_ arguments: [String], paths: PhosphorPaths, browserWithoutROM: Bool = false) throws -> Int32 {
-        switch try request(arguments, browserWithoutROM: browserWithoutROM) {
+        switch try request(arguments, browserWithoutROM: browserWithoutROM, paths: paths) {
         case .browser(let overrides):
             return try BrowserCommand.run(paths: paths, overrides: overrides)
         case .play(let launch, let overrides):

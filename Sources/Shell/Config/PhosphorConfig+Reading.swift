@@ -84,6 +84,8 @@ extension PhosphorConfig {
             }
         }
 
+        if let folders = try top.choice("retroArchFolders", as: RetroArchFoldersChoice.self) { config.retroArchFolders = folders }
+
         warnings += unknown(top, what: "setting")
         return (config, warnings)
     }

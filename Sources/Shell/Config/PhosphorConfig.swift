@@ -27,6 +27,11 @@ public struct PhosphorConfig: Sendable, Equatable {
     /// The picture the browser's preview pane shows for a game: its box art, title screen or
     /// snap, from the thumbnail folders (`"libraryArt": "boxart" | "title" | "snap"`).
     public var libraryArt: ThumbnailKind = .boxart
+    /// `"retroArchFolders": "share"`: battery saves, clocks, states and BIOS files live in
+    /// RetroArch's folders with its naming (`RetroArchFolders`), states in its container;
+    /// `"own"`: Phosphor's folders. Nil until chosen (the browser asks once when RetroArch is there).
+    public var retroArchFolders: RetroArchFoldersChoice?
+    public var sharesRetroArchFolders: Bool { retroArchFolders == .share }
 
     public init() {}
 
@@ -36,6 +41,11 @@ public struct PhosphorConfig: Sendable, Equatable {
 /// How colours are sent to the terminal. `auto` follows `COLORTERM` (truecolor/24bit → 24-bit,
 /// else 256 colours, and 16 when the terminal says it has no more). The other raw values are those
 /// of `Render.ColorMode`, so `ColorMode(rawValue: choice.rawValue)` converts (nil for `auto`).
+/// Whose folders keep saves, states and BIOS files (`"retroArchFolders"`).
+public enum RetroArchFoldersChoice: String, CaseIterable, Sendable {
+    case share, own
+}
+
 public enum ColorModeChoice: String, CaseIterable, Sendable, Codable {
     case auto
     case trueColor = "24bit"
@@ -136,7 +146,7 @@ public struct HoldTimingSettings: Sendable, Equatable, Codable {
 
 extension PhosphorConfig: Encodable {
     private enum Key: String, CodingKey {
-        case version, libraryFolders, cores, video, audio, fastForward, hold, dsLayout, lastStateSlots, libraryArt
+        case version, libraryFolders, cores, video, audio, fastForward, hold, dsLayout, lastStateSlots, libraryArt, retroArchFolders
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -152,6 +162,7 @@ extension PhosphorConfig: Encodable {
         try container.encode(dsLayout, forKey: .dsLayout)
         try container.encode(lastStateSlots, forKey: .lastStateSlots)
         try container.encode(libraryArt, forKey: .libraryArt)
+        try container.encodeIfPresent(retroArchFolders?.rawValue, forKey: .retroArchFolders)
     }
 }
 

@@ -32,6 +32,10 @@ final class CheatsMenu: ListMenu, GameObservingScreen {
             message = DisplayText.sanitized(outcome.problem ?? "added \(cheat.title) · \(count)")
             return reload()
         }
+        if let outcome, case .importCheats = outcome.command {
+            message = DisplayText.sanitized(outcome.problem ?? outcome.message ?? "")
+            return reload()
+        }
         guard let outcome, case .setCheats = outcome.command else { return reload() }
         let describe = pendingMessage
         pendingMessage = nil
@@ -56,6 +60,35 @@ final class CheatsMenu: ListMenu, GameObservingScreen {
                      activate: { [unowned self] in toggle(index, actions: &$0) })
         }
         items.append(MenuItem(label: "Add cheat…", activate: { [unowned self] in askForCode(actions: &$0) }))
+        items.append(MenuItem(label: "Import RetroArch .cht…", activate: { [unowned self] in askForFile(actions: &$0) }))
+    }
+
+    /// Asks for a `.cht` file's path (typed or pasted, `~` for home); its valid codes are added
+    /// as the file has them switched on, the others named in the message.
+    private func askForFile(actions: inout [AppAction]) {
+        if let error = cheats.loadError {
+            message = "cheats can't be added: \(error)"
+            return
+        }
+        let system = self.system
+        let dialog = TextEntryDialog(title: "Import Cheats — \(system.displayName)", prompt: "RetroArch cheat file (.cht):",
+                                     decide: { text in
+            let path = (text.trimmingCharacters(in: .whitespaces) as NSString).expandingTildeInPath
+            guard !path.isEmpty else { return .rejected("type or paste the path of a .cht file") }
+            let file = URL(fileURLWithPath: path)
+            do {
+                let (imported, skipped) = try RetroArchCheatFile.read(file).cheats(for: system)
+                guard !imported.isEmpty else {
+                    return .rejected("\(file.lastPathComponent): no \(system.displayName) code in it" + (skipped.first.map { " (\($0))" } ?? ""))
+                }
+                let summary = RetroArchCheatFile.summary(imported: imported, skipped: skipped, fileName: file.lastPathComponent)
+                return .accepted(then: [.game(.importCheats(imported, summary: summary))])
+            } catch {
+                return .rejected("\(error)")
+            }
+        })
+        dialog.hint = "Enter import · Esc cancel · paste works"
+        actions.append(.push(dialog))
     }
 
     override func draw(in context: DrawContext) {

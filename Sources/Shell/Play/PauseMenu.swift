@@ -55,6 +55,9 @@ final class PauseMenu: ListMenu, GameObservingScreen {
             MenuItem(label: "Key Mapping", value: "▸", activate: {
                 $0.append(.push(KeyMapEditor(snapshot: game)))
             }),
+            MenuItem(label: "Core Options", value: "▸", activate: {
+                $0.append(.push(CoreOptionsMenu(snapshot: game)))
+            }),
             MenuItem(label: "Screenshot", activate: { $0 += [.game(.screenshot), .closeOverlays] }),
             MenuItem(label: "Video", value: "◂ \(game.videoMode.rawValue) ▸", adjust: { step, actions in
                 actions.append(.game(.stepVideoMode(step)))

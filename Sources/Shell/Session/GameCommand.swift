@@ -30,6 +30,12 @@ enum GameCommand: Equatable {
     case setCheats(CheatList)
     /// Adds a cheat (switched on) at the end of the list, applies and saves it.
     case addCheat(Cheat)
+    /// Adds cheats read from a RetroArch `.cht` file at the end of the list, applies and saves
+    /// them; `summary` is what the Cheat Codes screen says once they are in.
+    case importCheats([Cheat], summary: String)
+    /// Sets a core option (the core thread applies it, the core sees it at its next
+    /// GET_VARIABLE_UPDATE) and saves it for every game or for this game only.
+    case setCoreOption(key: String, value: String, forThisGame: Bool)
     case toggleHeldButton(JoypadButton)
     case releaseHeldButtons
     /// The player's new key map: used at once and saved for the system.

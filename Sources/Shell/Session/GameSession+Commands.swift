@@ -54,6 +54,13 @@ extension GameSession {
             var list = cheatStore.list
             list.cheats.append(cheat)
             outcome.problem = updateCheats(list)
+        case .importCheats(let cheats, let summary):
+            var list = cheatStore.list
+            list.cheats += cheats
+            outcome.problem = updateCheats(list)
+            outcome.message = summary
+        case .setCoreOption(let key, let value, let forThisGame):
+            outcome.problem = setCoreOption(key: key, value: value, forThisGame: forThisGame, now: now)
         case .toggleHeldButton(let button): input.holdButtons.toggle(button)
         case .releaseHeldButtons: input.holdButtons.releaseAll()
         case .setKeyMap(let map):
@@ -121,6 +128,21 @@ extension GameSession {
             return ErrorText.line(error)
         }
         return nil
+    }
+
+    /// Hands an option to the core thread (the only caller of the core) and takes back the new
+    /// values for the snapshot.
+    private func setCoreOption(key: String, value: String, forThisGame: Bool, now: ContinuousClock.Instant) -> String? {
+        do {
+            let (accepted, states) = try thread.perform { core in
+                (core.setCoreOption(value, for: key, forThisGame: forThisGame), core.coreOptions)
+            }
+            coreOptionStates = states
+            guard accepted else { return "\(core.displayName) has no value \"\(value)\" for \(key)" }
+            return nil
+        } catch {
+            return ErrorText.line(error)
+        }
     }
 
     /// Sound on/off (a key and the pause menu); remembered in the config.

@@ -4,6 +4,7 @@ import Foundation
 import Input
 import PhosphorKit
 import Render
+import Terminal
 
 /// The running game: its core thread, sound, gamepads, save states, cheats and play settings.
 /// The play screen draws it and turns keys into its calls; the pause menu and its screens change
@@ -73,7 +74,8 @@ final class GameSession {
         startedAt = now
         let config = services.config
         let setup = try GameSetup(rom: launch.rom, system: launch.system, explicitCore: launch.explicitCore,
-                                  config: config, catalog: services.catalog, paths: services.paths)
+                                  config: config, catalog: services.catalog, paths: services.paths,
+                                  archive: launch.archive)
         guard let system = setup.system else {
             let file = launch.rom.lastPathComponent
             throw launch.explicitCore.map { EmulationError.unknownSystemForCore(file: file, core: $0.lastPathComponent) }
@@ -111,6 +113,8 @@ final class GameSession {
                                   makeCore: services.overrides.makeCore)
         try thread.start()
         let (avInfo, coreVersion) = try thread.perform { ($0.avInfo, $0.coreVersion) }
+        let (optionStates, optionProblems) = try thread.perform { ($0.coreOptions, $0.coreOptionProblems) }
+        coreOptionStates = optionStates
         if let audio {
             do {
                 audio.setVolume(Double(config.audio.volume) / 100)
@@ -132,14 +136,19 @@ final class GameSession {
         if let repeatTiming = keyRelease.repeatTiming { input.adoptRepeatTiming(repeatTiming) }
         colorModeOverride = try? services.overrides.colorMode.map(ColorMode.init(argument:))
         videoModeOverride = services.overrides.videoMode
-        detectedColorMode = ColorMode.detect(environment: ProcessInfo.processInfo.environment)
-        states = StateStore(folder: services.paths.states.appendingPathComponent(system.rawValue),
-                            game: GameIdentity(key: gameKey, system: system, romSize: Self.fileSize(launch.rom),
-                                               coreName: core.name, coreVersion: coreVersion))
+        detectedColorMode = ColorMode.detect(environment: ProcessInfo.processInfo.environment,
+                                             terminfo: CursesWindow.terminalName.isEmpty ? nil
+                                                 : (CursesWindow.paletteSize, CursesWindow.hasDirectColor))
+        var store = StateStore(folder: setup.stateFolder(paths: services.paths, system: system),
+                               game: GameIdentity(key: gameKey, system: system, romSize: Self.fileSize(launch.rom),
+                                                  coreName: core.name, coreVersion: coreVersion))
+        store.writesRetroArchContainer = setup.retroArch != nil
+        states = store
 
         let padMappings = GamepadMapping.loadOverrides(from: services.paths.gamepadMappings)
         gamepads = GamepadManager(overrides: padMappings.overrides)
         var notices = loaded.problems.map(\.description)
+        notices += optionProblems
         if let problem = padMappings.problem { notices.append(problem) }
         notices += Self.cheatNotices(cheatStore, support: cheatSupport)
         if let audioStatus { notices.append(audioStatus) }
@@ -150,6 +159,9 @@ final class GameSession {
         startNotices = notices
         if launch.resume, let skipped = resumeAutoState(now: now) { startNotices.insert(skipped, at: 0) }
     }
+
+    /// The core's options as the core thread last reported them (the Core Options screen's snapshot).
+    var coreOptionStates: [CoreOptionState] = []
 
     /// Problems and facts worth saying at the start (the play screen adds its skin's and shows
     /// the first; all go to the log).
@@ -198,7 +210,8 @@ final class GameSession {
                      audioStatus: audioStatus, dsLayout: dsLayout, statusBarVisible: statusBarVisible,
                      canUndoLoad: states.canUndoLoad, stateSlots: states.list(), keyMap: input.keyMap,
                      cheats: CheatSnapshot(list: cheatStore.list, loadError: cheatStore.loadError.map { "\($0)" },
-                                           unsupportedReason: cheatSupport.unsupportedReason, note: cheatSupport.note))
+                                           unsupportedReason: cheatSupport.unsupportedReason, note: cheatSupport.note),
+                     coreOptions: coreOptionStates)
     }
 
     // MARK: Running and pausing

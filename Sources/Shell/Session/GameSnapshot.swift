@@ -27,6 +27,8 @@ struct GameSnapshot {
     var stateSlots: [StateStore.SlotSummary]
     var keyMap: KeyMap
     var cheats: CheatSnapshot
+    /// The core's options and their values (the Core Options screen).
+    var coreOptions: [CoreOptionState] = []
 }
 
 /// What the Cheat Codes screen shows.

@@ -25,6 +25,50 @@ enum GameKeyIndex {
         var key: String
         /// The `.srm` file name: the ROM's own base name (RetroArch's) for the plain key, else `key`.
         var batterySave: String
+        /// For a game in an archive: the `.srm` name it had when it was named after its inner
+        /// file (to move it to `batterySave`); nil otherwise.
+        var formerBatterySave: String? = nil
+    }
+
+    /// The names of the only game inside `archive`, extracted to `extracted` under
+    /// `extractionFolder`: named after the archive (RetroArch's naming). A game that was played
+    /// before, when it was named after its inner file, keeps that key for its states, cheats and
+    /// key maps (their sidecars name it, so renaming them would make them another game's), and
+    /// reports its old battery save name so the caller can move the `.srm` to the archive's name.
+    static func names(forArchive archive: URL, extracted: URL, extractionFolder: URL, console: String,
+                      data: URL) -> Names {
+        var names = names(forROM: archive, console: console, data: data)
+        guard let former = formerKey(ofExtracted: extracted, extractionFolder: extractionFolder, console: console, data: data),
+              former.key != names.key else { return names }
+        names.key = former.key
+        names.formerBatterySave = former.batterySave
+        return names
+    }
+
+    /// The key an extracted archive entry got when it was named after its inner file: any
+    /// extraction of the same entry (the folder `<entry hash>-<archive version>` changes when the
+    /// archive does). Read only: nothing is registered.
+    private static func formerKey(ofExtracted extracted: URL, extractionFolder: URL, console: String,
+                                  data: URL) -> (key: String, batterySave: String)? {
+        let folder = extractionFolder.standardizedFileURL.resolvingSymlinksInPath().path
+        let path = extracted.standardizedFileURL.resolvingSymlinksInPath().path
+        guard path.hasPrefix(folder + "/") else { return nil }
+        let relative = path.dropFirst(folder.count + 1).split(separator: "/", maxSplits: 1)
+        guard relative.count == 2, let dash = relative[0].firstIndex(of: "-") else { return nil }
+        let entryHash = relative[0][..<dash]
+        let inner = relative[1]
+        guard let index = try? JSONDecoder().decode(Index.self, from: Data(contentsOf: file(data: data))) else { return nil }
+        let prefix = "\(console)/\(folder)/\(entryHash)-"
+        let matches = index.keys.filter { rom, _ in
+            guard rom.hasPrefix(prefix) else { return false }
+            let rest = rom.dropFirst(prefix.count).split(separator: "/", maxSplits: 1)
+            return rest.count == 2 && rest[1] == inner
+        }
+        guard let match = matches["\(console)/\(path)"].map({ ("\(console)/\(path)", $0) })
+                ?? matches.sorted(by: { $0.key < $1.key }).first.map({ ($0.key, $0.value) }) else { return nil }
+        let plain = GameIdentity.key(forROM: extracted)
+        let raw = extracted.deletingPathExtension().lastPathComponent
+        return (match.1, match.1 == plain ? raw : match.1)
     }
 
     static func file(data: URL) -> URL { data.appendingPathComponent("game-keys.json") }

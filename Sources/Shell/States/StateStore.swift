@@ -29,6 +29,9 @@ public struct StateStore: Sendable {
 
     public let folder: URL
     public let game: GameIdentity
+    /// Write state files in RetroArch's container (`RASTATE`) instead of the core's bare bytes
+    /// (RetroArch's folders are shared). Loading takes either; sidecars describe the core's bytes.
+    public var writesRetroArchContainer = false
 
     /// `folder` is normally `PhosphorPaths.states`.
     public init(folder: URL, game: GameIdentity) {
@@ -85,7 +88,7 @@ public struct StateStore: Sendable {
             try removeIfPresent(screenshotFile(slot))
         }
         try AtomicFile.write(sidecar, to: metadataFile(slot))
-        try AtomicFile.write(state, to: stateFile(slot))
+        try AtomicFile.write(writesRetroArchContainer ? RetroArchState.container(for: state) : state, to: stateFile(slot))
         return metadata
     }
 

@@ -47,6 +47,8 @@ struct GameLaunch {
     /// Load the automatic state after starting ("Continue").
     var resume: Bool = false
     var explicitCore: URL?
+    /// The archive `rom` was extracted from, when it was.
+    var archive: ArchivedGame?
 }
 
 /// A full-screen or overlay screen. UI thread only.

@@ -35,6 +35,7 @@ final class AppHarness {
         app = PhosphorApp(services: services, terminal: terminal)
         // Not the test runner's own (it may run inside screen or tmux, or set NO_COLOR).
         app.environment = environment
+        services.environment = environment
         screen = ScreenModel(columns: columns, rows: rows)
     }
 

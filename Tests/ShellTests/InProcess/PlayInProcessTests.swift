@@ -88,6 +88,28 @@ final class PlayInProcessTests: XCTestCase {
         game.app.step(until: "the game again") { $0.lines.last?.contains("1 cheat") ?? false }
     }
 
+    /// Issue 16: a RetroArch `.cht` imported from the Cheat Codes screen: its valid codes are
+    /// added as the file has them on or off, the broken one is named, and the core gets the list.
+    func testRetroArchCheatFileImportedFromTheMenu() throws {
+        let game = try PlayHarness(label: "play-cht")
+        defer { game.finish() }
+        let cht = game.paths.data.appendingPathComponent("Game.cht")
+        try Data(RetroArchCheatFileTests.sample.utf8).write(to: cht)
+        game.pauseOnceDrawn()
+        game.choose("Cheat Codes", expecting: "Add cheat…")
+        game.choose("Import RetroArch .cht…", expecting: "Import Cheats — NES")
+        game.app.type("/nonexistent.cht\r")
+        game.app.step(untilText: "nonexistent.cht")
+        XCTAssertTrue(game.screen.text.contains("Import Cheats"), "a missing file keeps the dialog open")
+        game.app.type("\u{15}\(cht.path)\r")
+        game.app.step(untilText: "imported 2 cheats (1 on) from Game.cht; skipped 1")
+        game.waitForCore("the imported cheat") { $0.cheatHandOvers.last?.cheats.contains { $0.code.contains("SXIOPO") } ?? false }
+        XCTAssertTrue(game.screen.contains("Infinite Lives"))
+        XCTAssertTrue(game.screen.contains("Boxes held"))
+        let saved = try String(contentsOf: game.paths.cheats.appendingPathComponent("nes/\(game.gameKey).json"), encoding: .utf8)
+        XCTAssertTrue(saved.contains("OZPKGO+EYPKIP"), saved)
+    }
+
     func testKeyRemappedInTheEditorIsSavedAndUsed() throws {
         let game = try PlayHarness(label: "play-keys")
         defer { game.finish() }
