@@ -2,7 +2,8 @@
 // Phosphor: a terminal-native libretro frontend.
 //
 // Module layers (imports only point downwards; each target lists exactly what its files import):
-//   C shims (CLibretro, CCurses, CAlsa, CSampleRate, CSQLite, CArchive, CPng, CZlib, CSystem, CEvdev)
+//   C shims (CLibretro, CCurses, CAlsa, CSampleRate, CSQLite, CArchive, CPng, CZlib, CSystem, CEvdev,
+//                 CEGL)
 //                 the only code that sees C headers; Swift modules take them with `internal import`
 //   PhosphorKit   shared vocabulary: PixelFormat, PixelRect, CellRect, buttons, rings, mailbox,
 //                 display text, atomic files, paths, errors
@@ -34,11 +35,13 @@ let package = Package(
         .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
         .target(name: "CSystem"),
         .target(name: "CEvdev"),
+        // libEGL is dlopen'ed at run time (Phosphor starts without it); GL comes from eglGetProcAddress.
+        .target(name: "CEGL", linkerSettings: [.linkedLibrary("dl")]),
 
         // MARK: Swift modules.
         .target(name: "PhosphorKit", dependencies: ["CPng", "CSystem", "CZlib"]),
         .target(name: "Render", dependencies: ["PhosphorKit"]),
-        .target(name: "Emulation", dependencies: ["PhosphorKit", "CLibretro"]),
+        .target(name: "Emulation", dependencies: ["PhosphorKit", "CLibretro", "CEGL"]),
         .target(name: "Audio", dependencies: ["PhosphorKit", "CAlsa", "CSampleRate"]),
         .target(name: "Input", dependencies: ["PhosphorKit", "CEvdev"]),
         .target(name: "Library", dependencies: ["PhosphorKit", "CSQLite", "CArchive"]),

@@ -43,9 +43,15 @@ public protocol EmulatorCore: AnyObject {
     func flushBatterySave()
     /// Unloads the game, writing the battery save first. Nothing else may be called afterwards.
     func unload()
+    /// Puts a frame still on its way into the mailbox now: a hardware-rendered core's frames are
+    /// read back one frame late (the read overlaps the next frame), so when frames stop running (a
+    /// pause, a job, the end) the last one is published here. Nothing to do for software cores.
+    func publishPendingFrame()
 }
 
 extension EmulatorCore {
+    public func publishPendingFrame() {}
+
     /// One frame at normal speed with sound (frame advance).
     public func runFrame() { runFrame(fastForwarding: false, muteAudio: false) }
 }
