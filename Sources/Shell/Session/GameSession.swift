@@ -132,6 +132,8 @@ final class GameSession {
 
         let padMappings = GamepadMapping.loadOverrides(from: services.paths.gamepadMappings)
         gamepads = GamepadManager(overrides: padMappings.overrides)
+        // The N64's stick is its own input: it must not also press the d-pad.
+        gamepads.leftStickAsDirections = !system.hasAnalogStick
         var notices = loaded.problems.map(\.description)
         if let problem = padMappings.problem { notices.append(problem) }
         notices += Self.cheatNotices(cheatStore, support: cheatSupport)
@@ -221,11 +223,17 @@ final class GameSession {
             }
             gamepads.poll(now: now)
             input.gamepadButtons = gamepads.masks
+            input.gamepadSticks = gamepads.sticks
             if let notice = gamepads.notice, notice != lastGamepadNotice {
                 lastGamepadNotice = notice
                 notify(notice, seconds: 6, now: now)
             }
-            for port in 0..<2 { thread.input.set(input.buttons(port: port, now: now), port: port) }
+            for port in 0..<2 {
+                thread.input.set(input.buttons(port: port, now: now), port: port)
+                for stick in AnalogStick.allCases {
+                    thread.input.setStick(stick, to: input.stick(stick, port: port, now: now), port: port)
+                }
+            }
             let pointer = input.pointer
             thread.input.setPointer(x: pointer.x, y: pointer.y, pressed: pointer.pressed)
         } else if capturingPadButton != nil {
