@@ -346,6 +346,9 @@ static void read_capabilities(cegl_context *context) {
 }
 
 cegl_context *cegl_create(cegl_api api, int major, int minor, bool debug, cegl_error *error) {
+    // llvmpipe advertises GL_ARM_shader_framebuffer_fetch_depth_stencil in desktop GL and a
+    // GLideN64 (mupen64plus-next) shader using it fails to compile: hide it unless the user chose.
+    setenv("MESA_EXTENSION_OVERRIDE", "-GL_ARM_shader_framebuffer_fetch_depth_stencil", 0);
     if (open_egl(error) != 0) return NULL;
     cegl_context *context = calloc(1, sizeof *context);
     if (!context) {

@@ -68,8 +68,19 @@ final class CoreProfileTests: XCTestCase {
     func testDefaultOptionsTurnOnDesmumesTouchScreenOnly() {
         XCTAssertEqual(CoreProfile.named("desmume").defaultOptions,
                        ["desmume_pointer_mouse": "enable", "desmume_pointer_type": "touch"])
-        XCTAssertEqual(CoreProfile.known.filter { !$0.defaultOptions.isEmpty }.map(\.name), ["desmume"])
+        XCTAssertEqual(CoreProfile.known.filter { !$0.defaultOptions.isEmpty }.map(\.name),
+                       ["desmume", "mupen64plus_next", "parallel_n64"])
         XCTAssertEqual(CoreProfile.named("fceumm").defaultOptions, [:])
+    }
+
+    /// The N64's OpenGL cores render at the console's own 320x240: a terminal shows no more.
+    func testNintendo64CoresRenderAtNativeResolution() {
+        XCTAssertEqual(CoreProfile.named("mupen64plus_next").defaultOptions, ["mupen64plus-43screensize": "320x240"])
+        XCTAssertEqual(CoreProfile.named("parallel_n64").defaultOptions, ["parallel-n64-screensize": "320x240"])
+        let info = CoreInfo(path: URL(fileURLWithPath: "/x/mupen64plus_next_libretro.so"),
+                            info: ["systemid": "nintendo_64", "database": "Nintendo - Nintendo 64"])
+        XCTAssertEqual(info.systems, [.n64])
+        XCTAssertEqual(CoreInfo(path: URL(fileURLWithPath: "/x/p.so"), info: ["systemid": "nintendo_64"]).systems, [.n64])
     }
 
     func testTheCoreGivesItsProfile() {
