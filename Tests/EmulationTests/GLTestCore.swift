@@ -1,31 +1,15 @@
 import Foundation
 @testable import Emulation
 import PhosphorKit
+import TestSupport
 
 /// Builds Tests/Fixtures/glcore/glcore.c (the hardware-rendered test core) with the system C
 /// compiler, and predicts its pictures.
 enum GLTestCore {
-    static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/glcore/glcore.c")
-
     /// - Parameter es2: the OpenGL ES 2.0 variant (-DGLCORE_GLES2) instead of OpenGL 3.3 core.
     static func build(into folder: URL, es2: Bool = false) throws -> URL {
-        let library = folder.appendingPathComponent(es2 ? "glcore-es2.so" : "glcore.so")
-        var arguments = ["-shared", "-fPIC", "-O1", "-o", library.path, fixture.path]
-        if es2 { arguments.append("-DGLCORE_GLES2") }
-        var failure = "no C compiler"
-        for compiler in ["cc", "clang", "gcc"] {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = [compiler] + arguments
-            let errors = Pipe()
-            process.standardError = errors
-            try process.run()
-            process.waitUntilExit()
-            if process.terminationStatus == 0 { return library }
-            failure = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        }
-        throw NSError(domain: "GLTestCore", code: 1, userInfo: [NSLocalizedDescriptionKey: "cc failed: \(failure)"])
+        try FixtureCore.build("glcore/glcore.c", into: folder, library: es2 ? "glcore-es2.so" : "glcore.so",
+                              defines: es2 ? ["GLCORE_GLES2"] : [])
     }
 
     static func coreInfo(_ library: URL) -> CoreInfo {

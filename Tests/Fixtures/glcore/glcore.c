@@ -13,7 +13,9 @@
  * Every edge lies on a pixel boundary, so the coverage is exact on every rasteriser.
  * Environment: GLCORE_SIZE=WxH (default 320x240), GLCORE_TOP_LEFT=1 asks for top-left origin (it
  * then draws upside down, as such a core does), GLCORE_JOURNAL=path appends "reset", "destroy"
- * and "unload" as those happen. The state is the frame counter (4 bytes, little-endian).
+ * and "unload" as those happen. The state is the frame counter (4 bytes, little-endian); the
+ * 512-byte battery RAM (RETRO_MEMORY_SAVE_RAM, as an N64 core's EEPROM/SRAM/FlashRAM/Controller Pak)
+ * holds "GLSV" and the frame counter, so the frontend's .srm can be checked.
  * It links against nothing: every GL function comes from the frontend's get_proc_address.
  * Build: cc -shared -fPIC -o glcore.so glcore.c   (add -DGLCORE_GLES2 for the ES variant)
  */
@@ -92,6 +94,7 @@ static retro_input_poll_t input_poll_cb;
 static retro_input_state_t input_state_cb;
 static struct retro_hw_render_callback hw_render;
 static int16_t silence[2 * 735];
+static uint8_t save_ram[512];
 static uint32_t frame_count;
 static unsigned width = 320, height = 240;
 static int top_left;
@@ -229,6 +232,7 @@ RETRO_API void retro_set_input_state(retro_input_state_t cb) { input_state_cb = 
 
 RETRO_API void retro_init(void) {
     frame_count = 0;
+    memset(save_ram, 0, sizeof save_ram);
     ready = 0;
     width = 320;
     height = 240;
@@ -269,6 +273,8 @@ RETRO_API void retro_run(void) {
     int stick_x = input_state_cb(0, RETRO_DEVICE_ANALOG, RETRO_DEVICE_INDEX_ANALOG_LEFT, RETRO_DEVICE_ID_ANALOG_X);
     int stick_y = input_state_cb(0, RETRO_DEVICE_ANALOG, RETRO_DEVICE_INDEX_ANALOG_LEFT, RETRO_DEVICE_ID_ANALOG_Y);
     frame_count++;
+    memcpy(save_ram, "GLSV", 4);
+    for (int index = 0; index < 4; index++) save_ram[4 + index] = (uint8_t)(frame_count >> (8 * index));
     if (ready) {
         glBindFramebuffer(GL_FRAMEBUFFER, (GLuint)hw_render.get_current_framebuffer());
         glViewport(0, 0, (GLsizei)width, (GLsizei)height);
@@ -340,5 +346,5 @@ RETRO_API bool retro_load_game_special(unsigned type, const struct retro_game_in
 
 RETRO_API void retro_unload_game(void) { journal("unload"); }
 RETRO_API unsigned retro_get_region(void) { return RETRO_REGION_NTSC; }
-RETRO_API void *retro_get_memory_data(unsigned id) { (void)id; return NULL; }
-RETRO_API size_t retro_get_memory_size(unsigned id) { (void)id; return 0; }
+RETRO_API void *retro_get_memory_data(unsigned id) { return id == RETRO_MEMORY_SAVE_RAM ? save_ram : NULL; }
+RETRO_API size_t retro_get_memory_size(unsigned id) { return id == RETRO_MEMORY_SAVE_RAM ? sizeof save_ram : 0; }
