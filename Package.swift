@@ -54,6 +54,9 @@ let package = Package(
         .executableTarget(name: "phosphor-bench", dependencies: ["Render", "PhosphorKit"]),
         .executableTarget(name: "AudioBench", dependencies: ["Audio", "PhosphorKit"], path: "Bench/audio",
                           exclude: ["run.sh", "cartridges.sh"]),
+        // The OpenGL read-back: the GL test core headless with and without it.
+        .executableTarget(name: "GLBench", dependencies: ["Emulation", "PhosphorKit"], path: "Bench/gl",
+                          exclude: ["run.sh"]),
 
         // MARK: Tests.
         .testTarget(name: "PhosphorKitTests", dependencies: ["PhosphorKit", "TestSupport"]),

@@ -12,6 +12,8 @@
 #   3. audio: underruns per minute and audio-thread CPU (Bench/audio/run.sh)
 #   4. peer: `BIN play` against gambaterm (PyPI) in a pseudo-terminal (Bench/peer/compare.py)
 #   5. memory: peak RSS of the headless runs of section 1
+#   6. OpenGL: the GL test core (Tests/Fixtures/glcore) headless with and without read-back,
+#      and the read-back cost per frame at 320x240 and 640x480 (Bench/gl/run.sh)
 # A section that cannot run prints why and the others go on; the exit status is non-zero
 # if any section failed.
 #
@@ -153,6 +155,16 @@ if [ -s "$work/memory.md" ]; then
 else
     say "Not measured (section 1 did not run)."
 fi
+
+# ---- 6: OpenGL read-back -----------------------------------------------------------
+say "" "## 6. OpenGL: hardware-rendered frames read back (\`Bench/gl/run.sh\`)" ""
+say "The GL test core (OpenGL 3.3 core, two rectangles of two triangles over a clear colour) run" \
+    "through CoreHost as fast as it goes, on this machine's EGL (Mesa's llvmpipe when there is no GPU)." \
+    "Read-back per frame is the core thread's time in it: starting the PBO read of frame N, mapping" \
+    "frame N-1 and copying it into the mailbox (on llvmpipe this includes finishing the frame's" \
+    "rasterisation, which the read waits for). Aim: under 1 ms at 640x480." ""
+section_run opengl Bench/gl/run.sh "${GL_BENCH_FRAMES:-600}" "${GL_BENCH_RUNS:-3}"
+say ""
 
 # ---- BENCHMARKS.md: this run, plus the soak section of the last soak ----------------
 {

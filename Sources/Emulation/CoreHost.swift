@@ -58,6 +58,11 @@ public final class CoreHost: EmulatorCore {
     private var hardwareRefusal: HardwareRenderRefusal?
     /// A failed read-back is logged once, not 60 times a second.
     private var readBackFailureLogged = false
+    /// Time the core thread spent reading OpenGL frames back (starting the read, mapping the
+    /// previous one, copying it into the mailbox), for `make bench`. Core thread.
+    public private(set) var readBackDuration: Duration = .zero
+    /// How many frames were read back.
+    public private(set) var readBackCount = 0
     private var frameTimeCallback: retro_frame_time_callback_t?
     private var polledMasks: [ButtonMask] = Array(repeating: [], count: InputState.portCount)
     private var polledPointer: (x: Int16, y: Int16, pressed: Bool) = (0, 0, false)
@@ -274,6 +279,11 @@ public final class CoreHost: EmulatorCore {
         guard let data, width > 0, height > 0 else { return }  // NULL: show the previous frame again
         guard connections.publishesFrame(frameCount) else { return }
         if UInt(bitPattern: data) == Self.hardwareFrameMarker, let hardwareRenderer {
+            let start = ContinuousClock.now
+            defer {
+                readBackDuration += ContinuousClock.now - start
+                readBackCount += 1
+            }
             do {
                 try hardwareRenderer.frameDidFinish(width: Int(width), height: Int(height), tag: frameCount + 1,
                                                     into: connections.mailbox)
