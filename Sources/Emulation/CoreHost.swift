@@ -93,7 +93,8 @@ public final class CoreHost: EmulatorCore {
         core = try LibretroCore(path: configuration.core.path)
         options = CoreOptions(
             file: paths.coreOptions.appendingPathComponent("\(configuration.core.name).json"),
-            overrides: configuration.core.profile.defaultOptions.merging(configuration.optionOverrides) { $1 })
+            overrides: configuration.core.profile.defaultOptions.merging(configuration.optionOverrides) { $1 },
+            startingValues: configuration.core.profile.startingOptions)
         battery = BatterySave(file: paths.saves.appendingPathComponent(configuration.saveFolder)
             .appendingPathComponent("\(configuration.gameName).srm"))
         avInfo = AVInfo(baseWidth: 0, baseHeight: 0, maxWidth: 0, maxHeight: 0, aspectRatio: nil,

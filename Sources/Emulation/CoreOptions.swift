@@ -25,7 +25,8 @@ final class CoreOptions {
     var updated = false
     let file: URL?
 
-    init(file: URL?, overrides: [String: String] = [:]) {
+    /// `overrides` win over saved values; `startingValues` only stand in for values never saved.
+    init(file: URL?, overrides: [String: String] = [:], startingValues: [String: String] = [:]) {
         self.file = file
         if let file, let data = try? Data(contentsOf: file) {
             if let decoded = try? JSONDecoder().decode([String: String].self, from: data) {
@@ -34,6 +35,7 @@ final class CoreOptions {
                 Log.warning("\(file.path): not a JSON object of strings; core options use their defaults")
             }
         }
+        for (key, value) in startingValues where saved[key] == nil { saved[key] = value }
         for (key, value) in overrides { saved[key] = value }
     }
 

@@ -49,9 +49,9 @@ extension CoreProfile {
         // hundred pixels across, so they render at the console's own 320x240 (their default,
         // 640x480, runs mupen64plus-next at 0.6-0.9x on Mesa's llvmpipe; 320x240 at 2-4x).
         CoreProfile(name: "mupen64plus_next", displayName: "Mupen64Plus-Next", ranks: [.n64: 0],
-                    defaultOptions: ["mupen64plus-43screensize": "320x240"]),
+                    startingOptions: ["mupen64plus-43screensize": "320x240"]),
         CoreProfile(name: "parallel_n64", displayName: "ParaLLEl N64", ranks: [.n64: 1],
-                    defaultOptions: ["parallel-n64-screensize": "320x240"]),
+                    startingOptions: ["parallel-n64-screensize": "320x240"]),
     ]
 
     /// The three bsnes-mercury profiles share their facts: like nestopia, a 256-byte stack buffer

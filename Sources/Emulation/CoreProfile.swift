@@ -44,6 +44,9 @@ public struct CoreProfile: Sendable, Equatable {
     /// Option values Phosphor needs to work in a terminal (desmume's touch screen), under the
     /// saved ones' overrides.
     public var defaultOptions: [String: String]
+    /// Option values a core starts with until the user saves others (an OpenGL core's internal
+    /// resolution: the smallest that fills a terminal's picture, `CoreOptions.init`).
+    public var startingOptions: [String: String]
     /// The longest cheat code handed to the core (its fixed buffer minus the terminating NUL).
     public var maximumCheatCodeBytes: Int
     /// Something the user should know about this core's cheats (the cheats menu shows it); nil
@@ -54,12 +57,14 @@ public struct CoreProfile: Sendable, Equatable {
     public var quirks: Set<Quirk>
 
     public init(name: String, displayName: String? = nil, ranks: [GameSystem: Int] = [:],
-                defaultOptions: [String: String] = [:], maximumCheatCodeBytes: Int = 255, cheatNote: String? = nil,
+                defaultOptions: [String: String] = [:], startingOptions: [String: String] = [:],
+                maximumCheatCodeBytes: Int = 255, cheatNote: String? = nil,
                 cheatsMeasured: Bool = false, quirks: Set<Quirk> = []) {
         self.name = name
         self.displayName = displayName
         self.ranks = ranks
         self.defaultOptions = defaultOptions
+        self.startingOptions = startingOptions
         self.maximumCheatCodeBytes = maximumCheatCodeBytes
         self.cheatNote = cheatNote
         self.cheatsMeasured = cheatsMeasured
