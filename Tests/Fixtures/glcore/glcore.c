@@ -117,41 +117,29 @@ static void log_line(const char *text) {
         logging.log(RETRO_LOG_ERROR, "%s\n", text);
 }
 
+// The shaders differ between GLSL 1.00 (ES 2.0) and 3.30 core only in their first lines.
 #ifdef GLCORE_GLES2
-static const char *vertex_source =
-    "#version 100\n"
-    "attribute vec2 position;\n"
-    "uniform vec2 size;\n"
-    "uniform float flip;\n"
-    "void main() {\n"
-    "  vec2 ndc = vec2(position.x / size.x * 2.0 - 1.0, 1.0 - position.y / size.y * 2.0);\n"
-    "  gl_Position = vec4(ndc.x, ndc.y * flip, 0.0, 1.0);\n"
-    "}\n";
-static const char *fragment_source =
-    "#version 100\n"
-    "precision mediump float;\n"
-    "uniform vec4 color;\n"
-    "void main() { gl_FragColor = color; }\n";
+static const char *vertex_header = "#version 100\nattribute vec2 position;\n";
+static const char *fragment_header = "#version 100\nprecision mediump float;\n#define fragment gl_FragColor\n";
 #else
-static const char *vertex_source =
-    "#version 330 core\n"
-    "in vec2 position;\n"
+static const char *vertex_header = "#version 330 core\nin vec2 position;\n";
+static const char *fragment_header = "#version 330 core\nout vec4 fragment;\n";
+#endif
+static const char *vertex_body =
     "uniform vec2 size;\n"
     "uniform float flip;\n"
     "void main() {\n"
     "  vec2 ndc = vec2(position.x / size.x * 2.0 - 1.0, 1.0 - position.y / size.y * 2.0);\n"
     "  gl_Position = vec4(ndc.x, ndc.y * flip, 0.0, 1.0);\n"
     "}\n";
-static const char *fragment_source =
-    "#version 330 core\n"
+static const char *fragment_body =
     "uniform vec4 color;\n"
-    "out vec4 fragment;\n"
     "void main() { fragment = color; }\n";
-#endif
 
-static GLuint compile(GLenum type, const char *source) {
+static GLuint compile(GLenum type, const char *header, const char *body) {
     GLuint shader = glCreateShader(type);
-    glShaderSource(shader, 1, &source, NULL);
+    const char *sources[2] = {header, body};
+    glShaderSource(shader, 2, sources, NULL);
     glCompileShader(shader);
     GLint ok = 0;
     glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
@@ -182,8 +170,8 @@ static void context_reset(void) {
     journal("reset");
     ready = 0;
     if (!load_gl()) return;
-    GLuint vertex = compile(GL_VERTEX_SHADER, vertex_source);
-    GLuint fragment = compile(GL_FRAGMENT_SHADER, fragment_source);
+    GLuint vertex = compile(GL_VERTEX_SHADER, vertex_header, vertex_body);
+    GLuint fragment = compile(GL_FRAGMENT_SHADER, fragment_header, fragment_body);
     program = glCreateProgram();
     glAttachShader(program, vertex);
     glAttachShader(program, fragment);
