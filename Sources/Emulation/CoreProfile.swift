@@ -27,7 +27,8 @@ public struct CoreProfile: Sendable, Equatable {
         /// bsnes-mercury segfaults in the next `retro_run` after a state from another SNES game.
         case crashesAfterForeignState
         /// desmume's `.info` claims OpenGL though it renders in software: the catalog does not
-        /// filter on `CoreInfo.softwareRendered` (a core that needs GL asks with SET_HW_RENDER).
+        /// filter on `CoreInfo.softwareRendered` (a core that needs GL asks with SET_HW_RENDER and
+        /// gets an offscreen context).
         case infoClaimsOpenGL
         /// nestopia ignores input until `retro_set_controller_port_device` sets a joypad (the host
         /// sets one on every port for every core).
