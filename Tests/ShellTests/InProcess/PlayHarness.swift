@@ -18,17 +18,17 @@ final class PlayHarness {
     init(columns: Int = 100, rows: Int = 32, terminalType: String = "xterm-256color", label: String,
          script: ScriptedCore.Script = ScriptedCore.Script(title: "phosphor-test", width: 64, height: 48),
          fromLibrary: Bool = false, kittyKeyboard: Bool = false, background: String? = AppHarness.darkBackground,
-         answersKeyboard: Bool = true, environment: [String: String] = [:],
+         answersKeyboard: Bool = true, environment: [String: String] = [:], system: GameSystem = .nes,
          configure: (PhosphorPaths) throws -> Void = { _ in }) throws {
         self.script = script
         rom = BrowserInProcessTests.bundledROM("nes/phosphor-test.nes")
         let core = CoreInfo(path: URL(fileURLWithPath: "/nonexistent/scripted_libretro.so"), name: "scripted",
-                            displayName: "Scripted Core", systems: [.nes], extensions: ["nes"], needsFullPath: false,
+                            displayName: "Scripted Core", systems: [system], extensions: ["nes"], needsFullPath: false,
                             supportsNoGame: false, displayVersion: "1.0", softwareRendered: true)
         app = try AppHarness(columns: columns, rows: rows, terminalType: terminalType, label: label,
                              catalog: CoreCatalog(cores: [core]), environment: environment, configure: configure)
         app.services.overrides.makeCore = ScriptedCore.maker(script, journal: journal)
-        let launch = GameLaunch(rom: rom, system: .nes, title: "Phosphor Test", gameID: fromLibrary ? 1 : nil)
+        let launch = GameLaunch(rom: rom, system: system, title: "Phosphor Test", gameID: fromLibrary ? 1 : nil)
         try app.start(kittyKeyboard: kittyKeyboard, background: background, answersKeyboard: answersKeyboard) {
             try $0.startGame(launch)
         }
