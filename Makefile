@@ -21,7 +21,9 @@ DEBUG_BIN := .build/debug/phosphor
 
 # Build and link dependencies (-dev packages), the cores, and what the tests drive.
 DEPS_BUILD := libncurses-dev libasound2-dev retroarch-dev libretro-core-info libsamplerate0-dev \
-	libsqlite3-dev libarchive-dev libpng-dev zlib1g-dev libx11-dev libxi-dev
+	libsqlite3-dev libarchive-dev libpng-dev zlib1g-dev libx11-dev libxi-dev libegl-dev libgles-dev
+# OpenGL cores render offscreen through EGL; without a GPU, Mesa's llvmpipe (tests run on it).
+DEPS_GL := libegl1 libegl-mesa0 libgl1-mesa-dri libgbm1
 DEPS_CORES := libretro-nestopia libretro-gambatte libretro-mgba libretro-bsnes-mercury-performance \
 	libretro-desmume libretro-beetle-pce-fast
 DEPS_TEST := tmux cc65 sdcc binutils-arm-none-eabi libchafa-dev libglib2.0-dev python3 zip p7zip-full zsh \
@@ -29,7 +31,7 @@ DEPS_TEST := tmux cc65 sdcc binutils-arm-none-eabi libchafa-dev libglib2.0-dev p
 # make bench: a venv for the peer (gambaterm, from PyPI); libsixel for the pixel section's comparison;
 # sqlite3 counts the library section's games.
 DEPS_BENCH := python3-venv libsixel-dev sqlite3
-DEPS := $(DEPS_BUILD) $(DEPS_CORES) $(DEPS_TEST) $(DEPS_BENCH)
+DEPS := $(DEPS_BUILD) $(DEPS_GL) $(DEPS_CORES) $(DEPS_TEST) $(DEPS_BENCH)
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

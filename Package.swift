@@ -3,7 +3,7 @@
 //
 // Module layers (imports only point downwards; each target lists exactly what its files import):
 //   C shims (CLibretro, CCurses, CAlsa, CSampleRate, CSQLite, CArchive, CPng, CZlib, CSystem, CEvdev,
-//                 CXInput)
+//                 CXInput, CEGL)
 //                 the only code that sees C headers; Swift modules take them with `internal import`
 //   PhosphorKit   shared vocabulary: PixelFormat, PixelRect, CellRect, buttons, rings, mailbox,
 //                 display text, atomic files, paths, errors
@@ -38,11 +38,13 @@ let package = Package(
         // XInput2 raw key events and XKB repeat (key release on an X11 desktop). Linking is fine
         // without an X server: only connecting needs one, and that fails gracefully.
         .target(name: "CXInput", linkerSettings: [.linkedLibrary("X11"), .linkedLibrary("Xi")]),
+        // libEGL is dlopen'ed at run time (Phosphor starts without it); GL comes from eglGetProcAddress.
+        .target(name: "CEGL", linkerSettings: [.linkedLibrary("dl")]),
 
         // MARK: Swift modules.
         .target(name: "PhosphorKit", dependencies: ["CPng", "CSystem", "CZlib"]),
         .target(name: "Render", dependencies: ["PhosphorKit"]),
-        .target(name: "Emulation", dependencies: ["PhosphorKit", "CLibretro"]),
+        .target(name: "Emulation", dependencies: ["PhosphorKit", "CLibretro", "CEGL"]),
         .target(name: "Audio", dependencies: ["PhosphorKit", "CAlsa", "CSampleRate"]),
         .target(name: "Input", dependencies: ["PhosphorKit", "CEvdev", "CXInput"]),
         .target(name: "Library", dependencies: ["PhosphorKit", "CSQLite", "CArchive", "CSystem"]),
@@ -55,11 +57,14 @@ let package = Package(
         .executableTarget(name: "phosphor-bench", dependencies: ["Render", "PhosphorKit"]),
         .executableTarget(name: "AudioBench", dependencies: ["Audio", "PhosphorKit"], path: "Bench/audio",
                           exclude: ["run.sh", "cartridges.sh"]),
+        // The OpenGL read-back: the GL test core headless with and without it.
+        .executableTarget(name: "GLBench", dependencies: ["Emulation", "PhosphorKit"], path: "Bench/gl",
+                          exclude: ["run.sh"]),
 
         // MARK: Tests.
         .testTarget(name: "PhosphorKitTests", dependencies: ["PhosphorKit", "TestSupport"]),
         .testTarget(name: "RenderTests", dependencies: ["Render", "PhosphorKit", "TestSupport"]),
-        .testTarget(name: "EmulationTests", dependencies: ["Emulation", "PhosphorKit"]),
+        .testTarget(name: "EmulationTests", dependencies: ["Emulation", "PhosphorKit", "TestSupport"]),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "PhosphorKit"]),
         .testTarget(name: "InputTests", dependencies: ["Input", "PhosphorKit", "Terminal", "TestSupport"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "PhosphorKit", "TestSupport"]),

@@ -16,6 +16,8 @@
 #      (Bench/pixels/run.sh, on the frames recorded for section 2)
 #   7. library: 20 000 generated ROM files: scans, browser start, search keystroke
 #      (Bench/library/run.sh; LIBRARY_BASELINE=BIN measures another build beside it)
+#   8. OpenGL: the GL test core (Tests/Fixtures/glcore) headless with and without read-back,
+#      and the read-back cost per frame at 320x240 and 640x480 (Bench/gl/run.sh)
 # A section that cannot run prints why and the others go on; the exit status is non-zero
 # if any section failed.
 #
@@ -168,6 +170,14 @@ section_run pixels Bench/pixels/run.sh ${frame_dirs[@]+"${frame_dirs[@]}"}
 # LIBRARY_BASELINE: another phosphor binary (e.g. main's release build) measured in the same run.
 say ""
 section_run library Bench/library/run.sh "$BIN" ${LIBRARY_BASELINE:-}
+# ---- 8: OpenGL read-back -----------------------------------------------------------
+say "" "## 8. OpenGL: hardware-rendered frames read back (\`Bench/gl/run.sh\`)" ""
+say "The GL test core (OpenGL 3.3 core, two rectangles of two triangles over a clear colour) run" \
+    "through CoreHost as fast as it goes, on this machine's EGL (Mesa's llvmpipe when there is no GPU)." \
+    "Read-back per frame is the core thread's time in it: starting the PBO read of frame N, mapping" \
+    "frame N-1 and copying it into the mailbox (on llvmpipe this includes finishing the frame's" \
+    "rasterisation, which the read waits for). Aim: under 1 ms at 640x480." ""
+section_run opengl Bench/gl/run.sh "${GL_BENCH_FRAMES:-600}" "${GL_BENCH_RUNS:-3}"
 say ""
 
 # ---- BENCHMARKS.md: this run, plus the soak section of the last soak ----------------

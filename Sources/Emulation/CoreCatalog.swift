@@ -71,9 +71,9 @@ public struct CoreCatalog: Sendable {
     /// `core(for:preferring:)`).
     public func cores(for system: GameSystem) -> [CoreInfo] {
         // Not filtered on `softwareRendered`: info files over-claim (Debian's desmume renders in
-        // software although its info says OpenGL). A core that really needs OpenGL asks for it with
-        // SET_HW_RENDER when it loads, and is refused then with a clear message
-        // (`CoreProfile.Quirk.infoClaimsOpenGL`).
+        // software although its info says OpenGL), and OpenGL cores run (offscreen,
+        // `HardwareRenderer`). A core that needs what Phosphor cannot give (Vulkan) asks for it
+        // with SET_HW_RENDER when it loads, and is refused then with a clear message.
         let matching = cores.filter { $0.systems.contains(system) }
         return matching.sorted { $0.profile.rank(for: system) < $1.profile.rank(for: system) }
     }

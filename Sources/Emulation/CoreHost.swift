@@ -63,10 +63,20 @@ public final class CoreHost: EmulatorCore {
     public private(set) var pixelFormat: PixelFormat = .rgb1555
     public private(set) var inputDescriptors: [InputDescriptor] = []
     public private(set) var messages: [String] = []
-    private var hardwareRenderRequested = false
+    /// The offscreen OpenGL of a hardware-rendered core (SET_HW_RENDER), or why it was refused.
+    private var hardwareRenderer: HardwareRenderer?
+    private var hardwareRefusal: HardwareRenderRefusal?
+    /// A failed read-back is logged once, not 60 times a second.
+    private var readBackFailureLogged = false
+    /// Time the core thread spent reading OpenGL frames back (starting the read, mapping the
+    /// previous one, copying it into the mailbox), for `make bench`. Core thread.
+    public private(set) var readBackDuration: Duration = .zero
+    /// How many frames were read back.
+    public private(set) var readBackCount = 0
     private var frameTimeCallback: retro_frame_time_callback_t?
     private var polledMasks: [ButtonMask] = Array(repeating: [], count: InputState.portCount)
     private var polledPointer: (x: Int16, y: Int16, pressed: Bool) = (0, 0, false)
+    private var polledSticks: [[StickPosition]] = Array(repeating: [.centre, .centre], count: InputState.portCount)
     private var gameData: [UInt8] = []
     private var loaded = false
     /// The cheats last handed to the core (`setCheats`), handed again after a reset or state load.
@@ -96,7 +106,8 @@ public final class CoreHost: EmulatorCore {
             gameFile: paths.coreOptions.appendingPathComponent(configuration.core.name)
                 .appendingPathComponent("\(configuration.gameName).json"),
             retroArchFiles: configuration.retroArchOptionFiles,
-            overrides: configuration.core.profile.defaultOptions.merging(configuration.optionOverrides) { $1 })
+            overrides: configuration.core.profile.defaultOptions.merging(configuration.optionOverrides) { $1 },
+            startingValues: configuration.core.profile.startingOptions)
         let saveFolder = configuration.batterySaveFolder ?? paths.saves.appendingPathComponent(configuration.saveFolder)
         battery = BatterySave(file: saveFolder.appendingPathComponent("\(configuration.gameName).srm"))
         clock = BatterySave(file: saveFolder.appendingPathComponent("\(configuration.gameName).rtc"), kind: "clock",
@@ -145,15 +156,25 @@ public final class CoreHost: EmulatorCore {
             game.size = core.needsFullPath ? 0 : bytes.count
             return core.table.load_game(&game)
         }
-        if hardwareRenderRequested {
+        if let refusal = hardwareRefusal, hardwareRenderer == nil {
             if accepted { core.table.unload_game() }
-            throw EmulationError.coreNeedsHardwareRendering(core: coreName)
+            throw EmulationError.hardwareRenderingUnavailable(core: coreName, needs: refusal.needs, reason: refusal.reason)
         }
         guard accepted else { throw EmulationError.gameRejected(core: coreName, file: fileName) }
         loaded = true
         var info = retro_system_av_info()
         core.table.get_system_av_info(&info)
         avInfo = AVInfo(info)
+        if let hardwareRenderer {
+            // libretro's order: the game is loaded and its largest picture known, then the context is "reset".
+            do {
+                try hardwareRenderer.start(maxWidth: max(avInfo.maxWidth, avInfo.baseWidth),
+                                           maxHeight: max(avInfo.maxHeight, avInfo.baseHeight))
+            } catch {
+                throw EmulationError.hardwareRenderingUnavailable(core: coreName, needs: "\(hardwareRenderer.api)",
+                                                                  reason: "\(error)")
+            }
+        }
         // nestopia ignores input until a device is set on the port.
         for port in 0..<2 { core.table.set_controller_port_device(UInt32(port), UInt32(RETRO_DEVICE_JOYPAD)) }
         battery.attach(data: core.table.get_memory_data(UInt32(RETRO_MEMORY_SAVE_RAM)),
@@ -257,12 +278,32 @@ public final class CoreHost: EmulatorCore {
     }
 
     private func unloadCore() {
+        // context_destroy while the game is still loaded, as libretro promises; the context goes last.
+        hardwareRenderer?.stop()
         if loaded {
             core.table.unload_game()
             loaded = false
         }
         core.table.deinit()
+        hardwareRenderer = nil
         CoreHost.current = nil
+    }
+
+    /// A hardware-rendered core's last frame, still in its pixel buffer, goes into the mailbox now
+    /// (the thread stops running frames: a pause, a job, the end). Core thread.
+    public func publishPendingFrame() {
+        guard let hardwareRenderer else { return }
+        do {
+            try hardwareRenderer.publishNewest(into: connections.mailbox)
+        } catch {
+            logReadBackFailure(error)
+        }
+    }
+
+    private func logReadBackFailure(_ error: Error) {
+        guard !readBackFailureLogged else { return }
+        readBackFailureLogged = true
+        Log.error("\(configuration.core.name): reading the OpenGL frame back failed: \(error)")
     }
 
     // MARK: Callbacks (core thread, from the trampolines below)
@@ -270,9 +311,26 @@ public final class CoreHost: EmulatorCore {
     fileprivate func video(_ data: UnsafeRawPointer?, _ width: UInt32, _ height: UInt32, _ pitch: Int) {
         guard let data, width > 0, height > 0 else { return }  // NULL: show the previous frame again
         guard connections.publishesFrame(frameCount) else { return }
+        if UInt(bitPattern: data) == Self.hardwareFrameMarker, let hardwareRenderer {
+            let start = ContinuousClock.now
+            defer {
+                readBackDuration += ContinuousClock.now - start
+                readBackCount += 1
+            }
+            do {
+                try hardwareRenderer.frameDidFinish(width: Int(width), height: Int(height), tag: frameCount + 1,
+                                                    into: connections.mailbox)
+            } catch {
+                logReadBackFailure(error)
+            }
+            return
+        }
         connections.mailbox.publish(pixels: data, width: Int(width), height: Int(height), pitch: pitch,
                         format: pixelFormat, sequence: frameCount + 1)
     }
+
+    /// RETRO_HW_FRAME_BUFFER_VALID, `(void *)-1`: "the frame is in the framebuffer you gave me".
+    private static let hardwareFrameMarker = UInt(bitPattern: -1)
 
     fileprivate func audio(_ samples: UnsafeBufferPointer<Int16>) {
         audioFrames += samples.count / 2
@@ -281,7 +339,10 @@ public final class CoreHost: EmulatorCore {
     }
 
     fileprivate func poll() {
-        for port in 0..<InputState.portCount { polledMasks[port] = connections.input.mask(port: port) }
+        for port in 0..<InputState.portCount {
+            polledMasks[port] = connections.input.mask(port: port)
+            polledSticks[port] = AnalogStick.allCases.map { connections.input.stick($0, port: port) }
+        }
         polledPointer = connections.input.pointerState()
     }
 
@@ -293,6 +354,8 @@ public final class CoreHost: EmulatorCore {
             if id == UInt32(RETRO_DEVICE_ID_JOYPAD_MASK) { return Int16(bitPattern: mask.rawValue) }
             guard id < 16 else { return 0 }
             return mask.rawValue & (1 << UInt16(id)) != 0 ? 1 : 0
+        case UInt32(RETRO_DEVICE_ANALOG):
+            return analogState(port: Int(port), index: index, id: id)
         case UInt32(RETRO_DEVICE_POINTER):
             guard port == 0 else { return 0 }
             switch id {
@@ -301,6 +364,25 @@ public final class CoreHost: EmulatorCore {
             case UInt32(RETRO_DEVICE_ID_POINTER_PRESSED): return polledPointer.pressed ? 1 : 0
             default: return 0
             }
+        default:
+            return 0
+        }
+    }
+
+    /// RETRO_DEVICE_ANALOG: a stick's axis, or (RETRO_DEVICE_INDEX_ANALOG_BUTTON) a button read as
+    /// an analog value, fully pressed or not at all.
+    private func analogState(port: Int, index: UInt32, id: UInt32) -> Int16 {
+        switch index {
+        case UInt32(RETRO_DEVICE_INDEX_ANALOG_LEFT), UInt32(RETRO_DEVICE_INDEX_ANALOG_RIGHT):
+            let position = polledSticks[port][Int(index)]
+            switch id {
+            case UInt32(RETRO_DEVICE_ID_ANALOG_X): return position.x
+            case UInt32(RETRO_DEVICE_ID_ANALOG_Y): return position.y
+            default: return 0
+            }
+        case UInt32(RETRO_DEVICE_INDEX_ANALOG_BUTTON):
+            guard id < 16 else { return 0 }
+            return polledMasks[port].rawValue & (1 << UInt16(id)) != 0 ? Int16(StickPosition.full) : 0
         default:
             return 0
         }
@@ -347,9 +429,29 @@ public final class CoreHost: EmulatorCore {
             guard let data else { return false }
             clibretro_fill_log_callback(data.assumingMemoryBound(to: retro_log_callback.self))
             return true
-        case RETRO_ENVIRONMENT_SET_HW_RENDER, RETRO_ENVIRONMENT_GET_PREFERRED_HW_RENDER:
-            if command == RETRO_ENVIRONMENT_SET_HW_RENDER { hardwareRenderRequested = true }
-            return false
+        case RETRO_ENVIRONMENT_SET_HW_RENDER:
+            guard let request = data?.assumingMemoryBound(to: retro_hw_render_callback.self) else { return false }
+            hardwareRenderer = nil  // one context per process: a second request replaces the first
+            do {
+                hardwareRenderer = try HardwareRenderer(request: request)
+                hardwareRefusal = nil
+                return true
+            } catch {
+                hardwareRefusal = error
+                Log.warning("\(configuration.core.name) asked for \(error.needs): refused, \(error.reason)")
+                return false
+            }
+        case RETRO_ENVIRONMENT_GET_PREFERRED_HW_RENDER:
+            data?.assumingMemoryBound(to: UInt32.self).pointee = UInt32(RETRO_HW_CONTEXT_OPENGL_CORE.rawValue)
+            return true
+        case RETRO_ENVIRONMENT_SET_HW_SHARED_CONTEXT & ~RETRO_ENVIRONMENT_EXPERIMENTAL:
+            // The context is never lost or shared with a video driver: states and resets need no context_reset.
+            return true
+        case CoreHost.clearAllThreadWaitsCommand:
+            // RetroArch's private GET_CLEAR_ALL_THREAD_WAITS_CB: mupen64plus-next calls the answer in
+            // retro_unload_game and crashes when it is not a function.
+            data?.assumingMemoryBound(to: retro_environment_t?.self).pointee = clearAllThreadWaitsTrampoline
+            return true
         case RETRO_ENVIRONMENT_GET_INPUT_BITMASKS:
             return true
         case RETRO_ENVIRONMENT_SET_INPUT_DESCRIPTORS:
@@ -399,6 +501,12 @@ public final class CoreHost: EmulatorCore {
         case RETRO_ENVIRONMENT_SET_SYSTEM_AV_INFO:
             guard let info = data?.assumingMemoryBound(to: retro_system_av_info.self).pointee else { return false }
             avInfo = AVInfo(info)
+            do {
+                try hardwareRenderer?.resizeFramebuffer(width: max(avInfo.maxWidth, avInfo.baseWidth),
+                                                        height: max(avInfo.maxHeight, avInfo.baseHeight))
+            } catch {
+                logReadBackFailure(error)
+            }
             return true
         case RETRO_ENVIRONMENT_SET_MEMORY_MAPS, RETRO_ENVIRONMENT_SET_CONTROLLER_INFO,
              RETRO_ENVIRONMENT_SET_SUBSYSTEM_INFO, RETRO_ENVIRONMENT_SET_PERFORMANCE_LEVEL,
@@ -445,6 +553,9 @@ public final class CoreHost: EmulatorCore {
             return false
         }
     }
+
+    /// RetroArch's private environment command 0x800003 (RETRO_ENVIRONMENT_PRIVATE + 3).
+    private static let clearAllThreadWaitsCommand: Int32 = 0x800003
 
     private func note(_ message: String) {
         Log.info("\(configuration.core.name) says: \(message)")
@@ -574,6 +685,9 @@ private let audioBatchTrampoline: retro_audio_sample_batch_t = { data, frames in
     CoreHost.current?.audio(UnsafeBufferPointer(start: data, count: frames * 2))
     return frames
 }
+
+/// The answer to GET_CLEAR_ALL_THREAD_WAITS_CB: Phosphor has no threads waiting on the core.
+private let clearAllThreadWaitsTrampoline: retro_environment_t = { _, _ in true }
 
 private let inputPollTrampoline: retro_input_poll_t = {
     CoreHost.current?.poll()

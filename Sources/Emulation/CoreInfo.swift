@@ -107,6 +107,7 @@ public struct CoreInfo: Sendable, Equatable {
         case "nds": [.nds]
         case "mega_drive": [.genesis]
         case "pc_engine": [.pce]
+        case "nintendo_64": [.n64]
         default: []
         }
     }

@@ -35,7 +35,13 @@ final class CoreOptions {
     /// shared: read only, under Phosphor's files, the last one winning.
     private var retroArchSaved: [(file: URL, values: [String: String])] = []
 
-    init(file: URL?, gameFile: URL? = nil, retroArchFiles: [URL] = [], overrides: [String: String] = [:]) {
+    /// Stand in for values never saved (a core profile's starting resolution), under every file.
+    private let startingValues: [String: String]
+
+    /// `overrides` win over saved values; `startingValues` only stand in for values never saved.
+    init(file: URL?, gameFile: URL? = nil, retroArchFiles: [URL] = [], overrides: [String: String] = [:],
+         startingValues: [String: String] = [:]) {
+        self.startingValues = startingValues
         self.file = file
         self.gameFile = gameFile
         self.overrides = overrides
@@ -63,6 +69,7 @@ final class CoreOptions {
         var newValues: [String: String] = [:]
         for definition in newDefinitions {
             var value = definition.defaultValue
+            if let starting = startingValues[definition.key], definition.values.contains(starting) { value = starting }
             let layers = retroArchSaved.map { ($0.values, Optional($0.file)) } + [(coreSaved, self.file), (gameSaved, gameFile)]
             for (saved, file) in layers {
                 guard let stored = saved[definition.key] else { continue }

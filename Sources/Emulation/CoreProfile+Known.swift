@@ -44,6 +44,14 @@ extension CoreProfile {
         CoreProfile(name: "mednafen_pce_fast", displayName: "Beetle PCE Fast", ranks: [.pce: 0],
                     maximumCheatCodeBytes: 0, cheatsMeasured: true, quirks: [.cheatSetDoesNothing]),
         CoreProfile(name: "mednafen_pce", displayName: "Beetle PCE", ranks: [.pce: 1]),
+
+        // Nintendo 64: OpenGL cores, rendered offscreen (HardwareRenderer). A terminal shows a few
+        // hundred pixels across, so they render at the console's own 320x240 (their default,
+        // 640x480, runs mupen64plus-next at 0.6-0.9x on Mesa's llvmpipe; 320x240 at 2-4x).
+        CoreProfile(name: "mupen64plus_next", displayName: "Mupen64Plus-Next", ranks: [.n64: 0],
+                    startingOptions: ["mupen64plus-43screensize": "320x240"]),
+        CoreProfile(name: "parallel_n64", displayName: "ParaLLEl N64", ranks: [.n64: 1],
+                    startingOptions: ["parallel-n64-screensize": "320x240"]),
     ]
 
     /// The three bsnes-mercury profiles share their facts: like nestopia, a 256-byte stack buffer

@@ -27,7 +27,8 @@ public struct CoreProfile: Sendable, Equatable {
         /// bsnes-mercury segfaults in the next `retro_run` after a state from another SNES game.
         case crashesAfterForeignState
         /// desmume's `.info` claims OpenGL though it renders in software: the catalog does not
-        /// filter on `CoreInfo.softwareRendered` (a core that needs GL asks with SET_HW_RENDER).
+        /// filter on `CoreInfo.softwareRendered` (a core that needs GL asks with SET_HW_RENDER and
+        /// gets an offscreen context).
         case infoClaimsOpenGL
         /// nestopia ignores input until `retro_set_controller_port_device` sets a joypad (the host
         /// sets one on every port for every core).
@@ -44,6 +45,9 @@ public struct CoreProfile: Sendable, Equatable {
     /// Option values Phosphor needs to work in a terminal (desmume's touch screen), under the
     /// saved ones' overrides.
     public var defaultOptions: [String: String]
+    /// Option values a core starts with until the user saves others (an OpenGL core's internal
+    /// resolution: the smallest that fills a terminal's picture, `CoreOptions.init`).
+    public var startingOptions: [String: String]
     /// The longest cheat code handed to the core (its fixed buffer minus the terminating NUL).
     public var maximumCheatCodeBytes: Int
     /// Something the user should know about this core's cheats (the cheats menu shows it); nil
@@ -54,12 +58,14 @@ public struct CoreProfile: Sendable, Equatable {
     public var quirks: Set<Quirk>
 
     public init(name: String, displayName: String? = nil, ranks: [GameSystem: Int] = [:],
-                defaultOptions: [String: String] = [:], maximumCheatCodeBytes: Int = 255, cheatNote: String? = nil,
+                defaultOptions: [String: String] = [:], startingOptions: [String: String] = [:],
+                maximumCheatCodeBytes: Int = 255, cheatNote: String? = nil,
                 cheatsMeasured: Bool = false, quirks: Set<Quirk> = []) {
         self.name = name
         self.displayName = displayName
         self.ranks = ranks
         self.defaultOptions = defaultOptions
+        self.startingOptions = startingOptions
         self.maximumCheatCodeBytes = maximumCheatCodeBytes
         self.cheatNote = cheatNote
         self.cheatsMeasured = cheatsMeasured

@@ -152,7 +152,10 @@ public final class CoreThread: @unchecked Sendable {
 
     /// Runs exactly one frame (frame advance while paused) and returns when it is done.
     public func step() throws {
-        try perform { $0.runFrame() }
+        try perform {
+            $0.runFrame()
+            $0.publishPendingFrame()
+        }
     }
     public func resume() { request(.running) }
 
@@ -206,6 +209,7 @@ public final class CoreThread: @unchecked Sendable {
                     // for the pause (a menu, Ctrl-Z, a test) may rely on it.
                     condition.unlock()
                     core.flushBatterySave()
+                    core.publishPendingFrame()
                     condition.lock()
                     if requestedState == .paused { status.state = .paused }
                     continue
@@ -220,13 +224,18 @@ public final class CoreThread: @unchecked Sendable {
             // The fps figure counts running time only (a window spanning a pause read "15 fps").
             if waitedPaused { fpsWindow = (ContinuousClock.now, 0) }
 
+            // A job (a screenshot, a state) sees the newest frame in the mailbox.
+            if !pending.isEmpty { core.publishPendingFrame() }
             for job in pending { job(core) }
             if requested == .stopped { break }
             if requested == .paused { continue }
 
             let frame = core.frameCount
             options.beforeFrame?(core, frame)
-            if let limit = options.frameLimit, frame >= limit { break }
+            if let limit = options.frameLimit, frame >= limit {
+                core.publishPendingFrame()
+                break
+            }
             core.runFrame(fastForwarding: currentSpeed != 1,
                           muteAudio: currentSpeed != 1 && options.muteWhileFastForwarding)
 

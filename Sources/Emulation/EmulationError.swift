@@ -4,7 +4,8 @@ import Foundation
 /// one line for the user.
 public enum EmulationError: Error, CustomStringConvertible, Equatable {
     case coreLoadFailed(core: String, reason: String)
-    case coreNeedsHardwareRendering(core: String)
+    /// The core asked for hardware rendering (SET_HW_RENDER) Phosphor cannot give it here.
+    case hardwareRenderingUnavailable(core: String, needs: String, reason: String)
     case noCore(system: String)
     case unknownSystem(file: String)
     /// `--core` named a file that is not there.
@@ -21,8 +22,7 @@ public enum EmulationError: Error, CustomStringConvertible, Equatable {
     public var description: String {
         switch self {
         case let .coreLoadFailed(core, reason): "cannot load core \(core): \(reason)"
-        case let .coreNeedsHardwareRendering(core):
-            "\(core) needs OpenGL/Vulkan rendering; Phosphor draws in a terminal and runs software-rendered cores only"
+        case let .hardwareRenderingUnavailable(core, needs, reason): "\(core) needs \(needs): \(reason)"
         case let .noCore(system):
             "no installed libretro core plays \(system): install one, or give the path of a core's .so file with --core"
         case let .unknownSystem(file):

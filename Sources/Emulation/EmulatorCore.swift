@@ -51,9 +51,15 @@ public protocol EmulatorCore: AnyObject {
     /// Sets an option (the core sees it at its next GET_VARIABLE_UPDATE) and saves it for every
     /// game or for this game only. False for an unknown key or value.
     func setCoreOption(_ value: String, for key: String, forThisGame: Bool) -> Bool
+    /// Puts a frame still on its way into the mailbox now: a hardware-rendered core's frames are
+    /// read back one frame late (the read overlaps the next frame), so when frames stop running (a
+    /// pause, a job, the end) the last one is published here. Nothing to do for software cores.
+    func publishPendingFrame()
 }
 
 extension EmulatorCore {
+    public func publishPendingFrame() {}
+
     /// One frame at normal speed with sound (frame advance).
     public func runFrame() { runFrame(fastForwarding: false, muteAudio: false) }
 }

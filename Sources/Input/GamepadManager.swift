@@ -65,7 +65,21 @@ public final class GamepadManager {
     }
 
     /// One mask per connected pad, for `PlayerInput.gamepadButtons`.
-    public var masks: [ButtonMask] { pads.map(\.state.buttons) }
+    public var masks: [ButtonMask] {
+        pads.map { pad in
+            guard !leftStickAsDirections else { return pad.state.buttons }
+            var state = pad.state
+            state.mapping.leftStickAsDirections = false
+            return state.buttons
+        }
+    }
+
+    /// False for a console whose games read the left stick as a stick (the N64): it then stops
+    /// pressing the d-pad, whatever the pad's mapping says. UI thread.
+    public var leftStickAsDirections = true
+
+    /// Each connected pad's two sticks (left, right), for `PlayerInput.gamepadSticks`.
+    public var sticks: [[StickPosition]] { pads.map { pad in AnalogStick.allCases.map { pad.state.stick($0) } } }
 
     /// Returns and forgets the last button press.
     public func takeLastButtonPress() -> (pad: String, code: UInt16)? {

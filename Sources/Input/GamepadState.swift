@@ -50,6 +50,9 @@ public struct GamepadState: Sendable {
     public var axes: [UInt16: AxisRange]
     /// How far a stick must move (0...1 of its half range) to count as a direction.
     public var deadzone: Double
+    /// How far a stick must move before it reads as analog input at all (0...1 of its half range,
+    /// measured from the centre in any direction): a worn stick rests a little off centre.
+    public var analogDeadzone: Double = 0.15
 
     private var pressedCodes: Set<UInt16> = []
     private var axisValues: [UInt16: Int32] = [:]
@@ -118,6 +121,25 @@ public struct GamepadState: Sendable {
         return mask
     }
 
+    /// Where `stick` points, in libretro's units, for RETRO_DEVICE_ANALOG: the left stick is
+    /// ABS_X/ABS_Y, the right ABS_RX/ABS_RY (or ABS_Z/ABS_RZ on pads that put it there and
+    /// have no analog triggers on them). Inside the dead zone it reads centred; beyond it the
+    /// distance is rescaled so the edge of the dead zone is 0 and full deflection 0x7FFF.
+    public func stick(_ stick: AnalogStick) -> StickPosition {
+        let (xAxis, yAxis): (UInt16, UInt16) = switch stick {
+        case .left: (EvdevCode.axisX, EvdevCode.axisY)
+        case .right: axes[EvdevCode.axisRX] != nil ? (EvdevCode.axisRX, EvdevCode.axisRY) : (EvdevCode.axisZ, EvdevCode.axisRZ)
+        }
+        guard let xRange = axes[xAxis], let yRange = axes[yAxis], !xRange.isTrigger, !yRange.isTrigger,
+              let x = normalized(xAxis), let y = normalized(yAxis) else { return .centre }
+        let distance = (x * x + y * y).squareRoot()
+        guard distance > analogDeadzone else { return .centre }
+        let scale = min((distance - analogDeadzone) / (1 - analogDeadzone), 1) / distance
+        let full = Double(StickPosition.full)
+        let clamp = { (value: Double) in Int16(max(-full, min(full, (value * scale * full).rounded()))) }
+        return StickPosition(x: clamp(x), y: clamp(y))
+    }
+
     private func normalized(_ axis: UInt16) -> Double? {
         guard let range = axes[axis], let value = axisValues[axis] else { return nil }
         return range.normalized(value)
@@ -137,6 +159,7 @@ public enum EvdevCode {
     /// Generic USB joysticks (many cheap SNES-style pads) use the BTN_JOYSTICK range.
     public static let joystickFirst = UInt16(BTN_TRIGGER)
     public static let axisX = UInt16(ABS_X), axisY = UInt16(ABS_Y), axisZ = UInt16(ABS_Z), axisRZ = UInt16(ABS_RZ)
+    public static let axisRX = UInt16(ABS_RX), axisRY = UInt16(ABS_RY)
     public static let hatX = UInt16(ABS_HAT0X), hatY = UInt16(ABS_HAT0Y)
     static let touch = UInt16(BTN_TOUCH), toolFinger = UInt16(BTN_TOOL_FINGER)
 }

@@ -49,6 +49,10 @@ extension KeyMap {
                         + (1...KeyMap.maximumPlayers).map { "player\($0)" }.joined(separator: ", ") + ", actions)")
                 }
                 for (entry, keys) in try KeyMap.bindings(member) {
+                    if let direction = StickDirection(rawValue: entry.key) {
+                        updated.setKeys(keys, for: .stick(port: number - 1, direction))
+                        continue
+                    }
                     guard let button = JoypadButton(name: entry.key), system.buttons.contains(button) else {
                         throw KeyMapFileError(line: entry.line, message: "\(member.key): the \(system.displayName) has no "
                             + "\"\(entry.key)\" button (it has: " + system.buttons.map(\.name).joined(separator: ", ") + ")")
@@ -108,7 +112,11 @@ extension KeyMap {
         var lines = ["{", "  \"system\": \(jsonQuoted(system.rawValue)),"]
         for (port, buttons) in players.enumerated() {
             lines.append("  \"player\(port + 1)\": {")
-            let entries = system.buttons.map { "    \(jsonQuoted($0.name)): \(list(buttons[$0] ?? []))" }
+            var entries = system.buttons.map { "    \(jsonQuoted($0.name)): \(list(buttons[$0] ?? []))" }
+            let directions = port < sticks.count ? sticks[port] : [:]
+            if system.hasAnalogStick || !directions.isEmpty {
+                entries += StickDirection.allCases.map { "    \(jsonQuoted($0.rawValue)): \(list(directions[$0] ?? []))" }
+            }
             lines.append(entries.joined(separator: ",\n"))
             lines.append("  },")
         }

@@ -4,11 +4,14 @@ import PhosphorKit
 public enum KeyBindingTarget: Hashable, Sendable, CustomStringConvertible {
     /// `port` is zero-based (player 1 is port 0).
     case button(port: Int, JoypadButton)
+    /// A push of an analog stick (RETRO_DEVICE_ANALOG).
+    case stick(port: Int, StickDirection)
     case action(InputAction)
 
     public var description: String {
         switch self {
         case .button(let port, let button): "player\(port + 1).\(button.name)"
+        case .stick(let port, let direction): "player\(port + 1).\(direction.rawValue)"
         case .action(let action): "actions.\(action.rawValue)"
         }
     }
@@ -34,11 +37,16 @@ public struct KeyMap: Sendable, Equatable {
     public var system: GameSystem
     /// `players[port][button]`: the keys that press `button` on `port`.
     public var players: [[JoypadButton: [Key]]]
+    /// `sticks[port][direction]`: the keys that push a stick of `port` (N64 defaults; any system's
+    /// file may bind them for a core that reads the analog sticks).
+    public var sticks: [[StickDirection: [Key]]]
     public var actions: [InputAction: [Key]]
 
-    public init(system: GameSystem, players: [[JoypadButton: [Key]]], actions: [InputAction: [Key]]) {
+    public init(system: GameSystem, players: [[JoypadButton: [Key]]], sticks: [[StickDirection: [Key]]] = [],
+                actions: [InputAction: [Key]]) {
         self.system = system
         self.players = players
+        self.sticks = sticks
         self.actions = actions
     }
 
@@ -48,6 +56,11 @@ public struct KeyMap: Sendable, Equatable {
         for (port, buttons) in players.enumerated() {
             for button in JoypadButton.allCases where buttons[button]?.contains(key) == true {
                 targets.append(.button(port: port, button))
+            }
+        }
+        for (port, directions) in sticks.enumerated() {
+            for direction in StickDirection.allCases where directions[direction]?.contains(key) == true {
+                targets.append(.stick(port: port, direction))
             }
         }
         for action in InputAction.allCases where actions[action]?.contains(key) == true {
@@ -60,6 +73,7 @@ public struct KeyMap: Sendable, Equatable {
     public func keys(for target: KeyBindingTarget) -> [Key] {
         switch target {
         case .button(let port, let button): port < players.count ? players[port][button] ?? [] : []
+        case .stick(let port, let direction): port < sticks.count ? sticks[port][direction] ?? [] : []
         case .action(let action): actions[action] ?? []
         }
     }
@@ -70,6 +84,9 @@ public struct KeyMap: Sendable, Equatable {
         case .button(let port, let button):
             while players.count <= port { players.append([:]) }
             players[port][button] = keys
+        case .stick(let port, let direction):
+            while sticks.count <= port { sticks.append([:]) }
+            sticks[port][direction] = keys
         case .action(let action):
             actions[action] = keys
         }
@@ -81,6 +98,7 @@ public struct KeyMap: Sendable, Equatable {
         var targets: [KeyBindingTarget] = []
         for port in players.indices {
             targets += system.buttons.map { .button(port: port, $0) }
+            if system.hasAnalogStick { targets += StickDirection.allCases.map { .stick(port: port, $0) } }
         }
         return targets + InputAction.allCases.map { .action($0) }
     }
@@ -89,6 +107,7 @@ public struct KeyMap: Sendable, Equatable {
     public var conflicts: [KeyConflict] {
         var allKeys: Set<Key> = []
         for buttons in players { for keys in buttons.values { allKeys.formUnion(keys) } }
+        for directions in sticks { for keys in directions.values { allKeys.formUnion(keys) } }
         for keys in actions.values { allKeys.formUnion(keys) }
         return allKeys.sorted { $0.name < $1.name }.compactMap { key in
             let targets = targets(for: key)
@@ -121,6 +140,7 @@ public struct KeyMap: Sendable, Equatable {
     /// I/J/K/L with G = A, F = B, T = X, R = Y, E = L, Y = R, N = Start, M = Select.
     public static func defaults(for system: GameSystem) -> KeyMap {
         func keys(_ names: String...) -> [Key] { names.compactMap(Key.init(name:)) }
+        if system == .n64 { return n64Defaults }
         var player1: [JoypadButton: [Key]] = [
             .up: [.up], .down: [.down], .left: [.left], .right: [.right],
             .start: [.enter], .select: [.rightShift, .backspace],
@@ -150,11 +170,30 @@ public struct KeyMap: Sendable, Equatable {
     }
 }
 
+extension KeyMap {
+    /// The Nintendo 64 on one keyboard: the stick on the arrows (Shift+arrow: half way), the C
+    /// buttons on I/J/K/L, A = X, B = Z, Z = A, L = Q, R = W, Start = Enter, the d-pad on 8/4/2/6.
+    static var n64Defaults: KeyMap {
+        func keys(_ names: String...) -> [Key] { names.compactMap(Key.init(name:)) }
+        let buttons: [JoypadButton: [Key]] = [
+            .b: keys("x"), .y: keys("z"), .l2: keys("a"), .l: keys("q"), .r: keys("w"), .start: [.enter],
+            .up: keys("8"), .down: keys("2"), .left: keys("4"), .right: keys("6"),
+        ]
+        let sticks: [StickDirection: [Key]] = [
+            .leftUp: [.up], .leftDown: [.down], .leftLeft: [.left], .leftRight: [.right],
+            .rightUp: keys("i"), .rightDown: keys("k"), .rightLeft: keys("j"), .rightRight: keys("l"),
+        ]
+        return KeyMap(system: .n64, players: [buttons], sticks: [sticks], actions: defaultActions)
+    }
+}
+
 extension GameSystem {
-    /// Handhelds are one player per machine; home consoles get a second set of keys.
+    /// Handhelds are one player per machine; home consoles get a second set of keys (the N64's
+    /// stick and C buttons leave no room for a second player).
     var hasSecondPlayerOnKeyboard: Bool {
         switch self {
         case .nes, .snes, .genesis, .pce: true
+        case .n64: false
         case .gb, .gbc, .gba, .nds: false
         }
     }

@@ -13,6 +13,10 @@ public final class PlayerInput {
     public var holdButtons = HoldButtons()
     /// Masks from `GamepadManager.buttons`, one per port (the shell copies them in each tick).
     public var gamepadButtons: [ButtonMask] = []
+    /// Sticks from `GamepadManager.sticks`, one pair (left, right) per port.
+    public var gamepadSticks: [[StickPosition]] = []
+    /// Stick keys last pressed with Shift: they push half way.
+    private var halfwayKeys: Set<Key> = []
     /// Where the DS touch screen is drawn, in cells; nil when there is none (or not shown).
     public var touchScreen: CellRect?
     /// The touch-screen pointer for `InputState.setPointer`.
@@ -157,6 +161,9 @@ public final class PlayerInput {
             }
         }
         holdTerminalKey(event, now: now)
+        if event.kind != .release, targets.contains(where: { if case .stick = $0 { true } else { false } }) {
+            if event.modifiers.contains(.shift) { halfwayKeys.insert(event.key) } else { halfwayKeys.remove(event.key) }
+        }
         guard isFreshPress else { return [] }
         if releaseSource != nil, !sourceHeardFrom, targets.contains(where: { if case .button = $0 { true } else { false } }) {
             unheardPresses += 1
@@ -208,6 +215,21 @@ public final class PlayerInput {
         if port < gamepadButtons.count { mask.formUnion(gamepadButtons[port]) }
         if port == 0 { mask.formUnion(holdButtons.held) }
         return mask
+    }
+
+    /// Where `stick` of `port` points at `now`: the keys bound to its directions (full deflection,
+    /// half with Shift) when any is held, else the gamepad on that port.
+    public func stick(_ stick: AnalogStick, port: Int, now: ContinuousClock.Instant) -> StickPosition {
+        var held: [(direction: StickDirection, half: Bool)] = []
+        if port < keyMap.sticks.count {
+            for (direction, keys) in keyMap.sticks[port] where direction.stick == stick {
+                let pressed = keys.filter { holdModel.isHeld($0, now: now) }
+                if !pressed.isEmpty { held.append((direction, pressed.allSatisfy { halfwayKeys.contains($0) })) }
+            }
+        }
+        if !held.isEmpty { return StickDirection.position(of: stick, held: held) }
+        guard port < gamepadSticks.count, stick.rawValue < gamepadSticks[port].count else { return .centre }
+        return gamepadSticks[port][stick.rawValue]
     }
 
     /// True while a fast-forward-hold key is held.

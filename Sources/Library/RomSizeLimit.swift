@@ -19,6 +19,8 @@ public enum RomSizeLimit {
         case .genesis: 16 << 20
         // The GBA cartridge bus addresses 32 MiB.
         case .gba: 32 << 20
+        // The largest N64 cartridges are 64 MiB (Resident Evil 2, Conker); 64DD and hacks stay under 128.
+        case .n64: 128 << 20
         // The largest DS cards are 4 Gbit (512 MiB).
         case .nds: 512 << 20
         }

@@ -1,7 +1,7 @@
 /// A console Phosphor knows how to present: key maps, skins and library tabs are per system.
 /// Raw values are the stable ids used in config files, skins and the library database.
 public enum GameSystem: String, CaseIterable, Sendable, Codable, Comparable {
-    case nes, snes, gb, gbc, gba, nds, genesis, pce
+    case nes, snes, gb, gbc, gba, nds, genesis, pce, n64
 
     public var displayName: String {
         switch self {
@@ -13,6 +13,7 @@ public enum GameSystem: String, CaseIterable, Sendable, Codable, Comparable {
         case .nds: "Nintendo DS"
         case .genesis: "Genesis"
         case .pce: "PC Engine"
+        case .n64: "Nintendo 64"
         }
     }
 
@@ -27,6 +28,7 @@ public enum GameSystem: String, CaseIterable, Sendable, Codable, Comparable {
         case .nds: "DS"
         case .genesis: "MD"
         case .pce: "PCE"
+        case .n64: "N64"
         }
     }
 
@@ -41,6 +43,8 @@ public enum GameSystem: String, CaseIterable, Sendable, Codable, Comparable {
         case .nds: ["nds"]
         case .genesis: ["md", "gen", "smd", "68k"]
         case .pce: ["pce", "sgx"]
+        // Big-endian (.z64), byte-swapped (.v64) and little-endian (.n64) dumps.
+        case .n64: ["z64", "v64", "n64"]
         }
     }
 
@@ -61,6 +65,7 @@ public enum GameSystem: String, CaseIterable, Sendable, Codable, Comparable {
         case .nds: ["Nintendo - Nintendo DS"]
         case .genesis: ["Sega - Mega Drive - Genesis"]
         case .pce: ["NEC - PC Engine - TurboGrafx 16"]
+        case .n64: ["Nintendo - Nintendo 64"]
         }
     }
 
@@ -72,6 +77,9 @@ public enum GameSystem: String, CaseIterable, Sendable, Codable, Comparable {
         case .gba: [.up, .down, .left, .right, .a, .b, .l, .r, .select, .start]
         case .snes, .nds: [.up, .down, .left, .right, .a, .b, .x, .y, .l, .r, .select, .start]
         case .genesis: [.up, .down, .left, .right, .a, .b, .y, .x, .l, .r, .start, .select]
+        // As mupen64plus-next and parallel-n64 read the RetroPad: A on B, B on Y, Z on L2; the
+        // C buttons are the right stick (see `StickDirection`).
+        case .n64: [.up, .down, .left, .right, .b, .y, .l2, .l, .r, .start]
         }
     }
 
@@ -87,6 +95,9 @@ public enum GameSystem: String, CaseIterable, Sendable, Codable, Comparable {
         case (.pce, .b): "II"
         case (.pce, .select): "Select"
         case (.pce, .start): "Run"
+        case (.n64, .b): "A"
+        case (.n64, .y): "B"
+        case (.n64, .l2): "Z"
         case (_, .select): "Select"
         case (_, .start): "Start"
         case (_, .up): "Up"
@@ -96,6 +107,10 @@ public enum GameSystem: String, CaseIterable, Sendable, Codable, Comparable {
         default: button.name.uppercased()
         }
     }
+
+    /// Whether the console's pad has analog sticks the key map binds (the N64's stick, and its C
+    /// buttons as the right stick). Cores of other systems still get a gamepad's sticks.
+    public var hasAnalogStick: Bool { self == .n64 }
 
     public static func < (lhs: GameSystem, rhs: GameSystem) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!

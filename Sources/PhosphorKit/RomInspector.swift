@@ -201,6 +201,12 @@ public enum RomInspector {
             let copier = view.fileSize % 8192 == 512 ? 512 : 0
             guard view.fileSize - copier >= 8192 else { return tooSmall(8192 + copier) }
             return .success(RomInfo(system: .pce, title: nil, copierHeaderSize: copier))
+        case .n64:
+            guard view.fileSize >= HeaderView.n64MinimumSize else { return tooSmall(HeaderView.n64MinimumSize) }
+            guard let info = view.n64Info else {
+                return bad("no 80 37 12 40 header word in any byte order (.z64, .v64 or .n64)")
+            }
+            return .success(info)
         }
     }
 
@@ -218,6 +224,7 @@ public enum RomInspector {
             return view.ndsInfo
         }
         if view.count >= 0x200, let info = view.genesisInfo { return info }
+        if view.fileSize >= HeaderView.n64MinimumSize, let info = view.n64Info { return info }
         if view.fileSize >= 0x8000, let info = view.snesInfo(strict: true) { return info }
         return nil
     }

@@ -72,6 +72,28 @@ final class CoreProfileTests: XCTestCase {
         XCTAssertEqual(CoreProfile.named("fceumm").defaultOptions, [:])
     }
 
+    /// The N64's OpenGL cores start at the console's own 320x240 (a terminal shows no more), and a
+    /// value the user saved wins.
+    func testNintendo64CoresStartAtNativeResolution() throws {
+        XCTAssertEqual(CoreProfile.named("mupen64plus_next").startingOptions, ["mupen64plus-43screensize": "320x240"])
+        XCTAssertEqual(CoreProfile.named("parallel_n64").startingOptions, ["parallel-n64-screensize": "320x240"])
+        let definition = CoreOptions.Definition(key: "mupen64plus-43screensize", description: "Resolution",
+                                                values: ["320x240", "640x480"], defaultValue: "640x480")
+        let fresh = CoreOptions(file: nil, startingValues: CoreProfile.named("mupen64plus_next").startingOptions)
+        fresh.define([definition])
+        XCTAssertEqual(fresh.values["mupen64plus-43screensize"], "320x240")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("options-\(UUID()).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(#"{"mupen64plus-43screensize": "640x480"}"#.utf8).write(to: file)
+        let chosen = CoreOptions(file: file, startingValues: CoreProfile.named("mupen64plus_next").startingOptions)
+        chosen.define([definition])
+        XCTAssertEqual(chosen.values["mupen64plus-43screensize"], "640x480", "the user's saved value wins")
+        let info = CoreInfo(path: URL(fileURLWithPath: "/x/mupen64plus_next_libretro.so"),
+                            info: ["systemid": "nintendo_64", "database": "Nintendo - Nintendo 64"])
+        XCTAssertEqual(info.systems, [.n64])
+        XCTAssertEqual(CoreInfo(path: URL(fileURLWithPath: "/x/p.so"), info: ["systemid": "nintendo_64"]).systems, [.n64])
+    }
+
     func testTheCoreGivesItsProfile() {
         let info = CoreInfo(path: URL(fileURLWithPath: "/x/gambatte_libretro.so"), name: "gambatte", displayName: "My Gambatte",
                             systems: [.gb], extensions: ["gb"], needsFullPath: false, supportsNoGame: false,

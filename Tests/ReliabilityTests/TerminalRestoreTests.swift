@@ -141,16 +141,6 @@ final class TerminalRestoreTests: XCTestCase {
 /// Builds Tests/Fixtures/crashcore/crashcore.c with the system C compiler.
 enum CrashCore {
     static func build(into folder: ScratchFolder) throws -> URL {
-        let library = folder.file("crashcore.so")
-        var result = (status: Int32(-1), output: "", error: "")
-        for compiler in ["cc", "clang", "gcc"] where result.status != 0 {  // the Swift toolchain brings clang
-            result = try ChildProcess(URL(fileURLWithPath: "/usr/bin/env"),
-                                      [compiler, "-shared", "-fPIC", "-O1", "-o", library.path,
-                                       Binaries.fixture("crashcore/crashcore.c").path]).finish()
-        }
-        guard result.status == 0 else {
-            throw NSError(domain: "CrashCore", code: 1, userInfo: [NSLocalizedDescriptionKey: "cc failed: \(result.error)"])
-        }
-        return library
+        try FixtureCore.build("crashcore/crashcore.c", into: folder.url, library: "crashcore.so")
     }
 }

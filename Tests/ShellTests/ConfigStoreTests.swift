@@ -148,7 +148,7 @@ final class ConfigStoreTests: XCTestCase {
             "volume": 30,
             "reverb": true
           },
-          "cores": { "n64": "mupen64plus_libretro.so", "gb": "gambatte_libretro.so" }
+          "cores": { "saturn": "yabause_libretro.so", "gb": "gambatte_libretro.so" }
         }
         """, to: "config.json")
         let store = ConfigStore.load(from: file)
@@ -158,7 +158,7 @@ final class ConfigStoreTests: XCTestCase {
         XCTAssertEqual(store.warnings.map(\.line), [2, 5, 7])
         XCTAssertTrue(store.warnings[0].problem.contains("\"vidoe\""), store.warnings[0].problem)
         XCTAssertTrue(store.warnings[1].problem.contains("\"audio.reverb\""))
-        XCTAssertTrue(store.warnings[2].problem.contains("\"cores.n64\""))
+        XCTAssertTrue(store.warnings[2].problem.contains("\"cores.saturn\""))
         XCTAssertTrue(store.canSave)
     }
 

@@ -175,7 +175,7 @@ final class SkinTests: XCTestCase {
         let cases: [(GameSystem, String, Int?, String)] = [
             (.nes, "{\"system\": \"nes\",\n", 2, "not valid JSON"),
             (.nes, "{\"system\": \"nes\", \"minimumSize\": {\"columns\": \"wide\", \"rows\": 10}}", 1, "minimumSize.columns must be a whole number"),
-            (.gb, "{\"system\": \"n64\",\n\(valid)}", 1, "system must be one of"),
+            (.gb, "{\"system\": \"saturn\",\n\(valid)}", 1, "system must be one of"),
             (.gb, "{\"system\": \"gba\",\n\(valid)}", 1, "the file is named for gb but says system \"gba\""),
             (.nes, "{\"system\": \"nes\", \"minimumSize\": {\"columns\": 100000, \"rows\": 10}}", 1, "from 1 to 1000 (found 100000)"),
             (.nes, "{\"system\": \"nes\",\n\"colour\": \"#ffffff\",\n\(valid)}", 2, "unknown key \"colour\""),

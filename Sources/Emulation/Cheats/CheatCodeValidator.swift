@@ -25,7 +25,7 @@ public enum CheatCodeValidator {
         case .snes: parts = try tokens.map { token throws(CheatCodeError) in try snesPart(token) }
         case .gba: parts = try lineParts(tokens, allowCodeBreaker: true)
         case .nds: parts = try lineParts(tokens, allowCodeBreaker: false)
-        case .pce, .genesis:
+        case .pce, .genesis, .n64:
             throw CheatCodeError("Phosphor knows no cheat code format for \(system.displayName)")
         }
         let code = CheatCode(system: system, parts: parts)

@@ -64,7 +64,7 @@ public enum CheatFormat: String, Sendable, CaseIterable {
         case .snes: [.snesGameGenie, .snesProActionReplay, .snesRaw]
         case .gba: [.gbaGameSharkOrActionReplay, .gbaCodeBreaker]
         case .nds: [.dsActionReplay]
-        case .pce, .genesis: []
+        case .pce, .genesis, .n64: []
         }
     }
 }

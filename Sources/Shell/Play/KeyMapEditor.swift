@@ -23,12 +23,14 @@ final class KeyMapEditor: ListMenu, GameObservingScreen {
 
     override func reload() {
         let conflicted = Set(map.conflicts.flatMap(\.targets))
-        targets = system.buttons.map { .button(port: 0, $0) }
-            + system.buttons.map { .button(port: 1, $0) }
-            + InputAction.allCases.map { .action($0) }
+        let sticks = system.hasAnalogStick ? StickDirection.allCases : []
+        targets = [0, 1].flatMap { port in
+            system.buttons.map { KeyBindingTarget.button(port: port, $0) } + sticks.map { .stick(port: port, $0) }
+        } + InputAction.allCases.map { .action($0) }
         items = targets.map { target in
             let label: String = switch target {
             case .button(let port, let button): "P\(port + 1) \(system.label(for: button))"
+            case .stick(let port, let direction): "P\(port + 1) \(direction.label(for: system))"
             case .action(let action): action.title
             }
             var value = map.keys(for: target).map(\.name).joined(separator: ", ")

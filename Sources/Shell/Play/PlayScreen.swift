@@ -223,9 +223,17 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
             let keys = session.input.keyMap.keys(for: .button(port: 0, button)).map(\.name)
             return (session.system.label(for: button), Array(keys.prefix(2)))
         }
+        // A console with a stick (the N64): one line per stick, its four keys up, down, left, right.
+        let sticks: [(label: String, keys: [String])] = session.system.hasAnalogStick ? AnalogStick.allCases.map { stick in
+            let directions = StickDirection.allCases.filter { $0.stick == stick }
+            let keys = directions.compactMap { session.input.keyMap.keys(for: .stick(port: 0, $0)).first }
+            let arrows: [Key: String] = [.up: "↑", .down: "↓", .left: "←", .right: "→"]
+            return (session.system == .n64 ? (stick == .left ? "Stick" : "C") : stick.name,
+                    [keys.map { arrows[$0] ?? $0.name }.joined()])
+        } : []
         // The pause menu's keys too: Esc alone fails under GNU screen, so the second one must be findable.
         let menuKeys = session.input.keyMap.keys(for: .action(.pauseMenu)).map(\.name)
-        return menuKeys.isEmpty ? buttons : buttons + [("Menu", Array(menuKeys.prefix(2)))]
+        return menuKeys.isEmpty ? buttons + sticks : buttons + sticks + [("Menu", Array(menuKeys.prefix(2)))]
     }
 
     func notify(_ message: String) { session.notify(message, now: clock()) }

@@ -147,6 +147,8 @@ final class GameSession {
 
         let padMappings = GamepadMapping.loadOverrides(from: services.paths.gamepadMappings)
         gamepads = GamepadManager(overrides: padMappings.overrides)
+        // The N64's stick is its own input: it must not also press the d-pad.
+        gamepads.leftStickAsDirections = !system.hasAnalogStick
         var notices = loaded.problems.map(\.description)
         notices += optionProblems
         if let problem = padMappings.problem { notices.append(problem) }
@@ -247,6 +249,7 @@ final class GameSession {
             }
             gamepads.poll(now: now)
             input.gamepadButtons = gamepads.masks
+            input.gamepadSticks = gamepads.sticks
             if let notice = gamepads.notice, notice != lastGamepadNotice {
                 lastGamepadNotice = notice
                 notify(notice, seconds: 6, now: now)
@@ -256,6 +259,9 @@ final class GameSession {
                 let mask = input.buttons(port: port, now: now)
                 thread.input.set(mask, port: port)
                 logButtonChange(mask, port: port, now: now)
+                for stick in AnalogStick.allCases {
+                    thread.input.setStick(stick, to: input.stick(stick, port: port, now: now), port: port)
+                }
             }
             let pointer = input.pointer
             thread.input.setPointer(x: pointer.x, y: pointer.y, pressed: pointer.pressed)

@@ -22,6 +22,7 @@ public enum BuiltInSkins {
         case .nds: SkinColor(red: 0x9A, green: 0xA4, blue: 0xB4)
         case .genesis: SkinColor(red: 0x3C, green: 0x6E, blue: 0xD8)
         case .pce: SkinColor(red: 0xE0, green: 0x8A, blue: 0x2C)
+        case .n64: SkinColor(red: 0x2E, green: 0x9E, blue: 0x4A)
         }
     }
 

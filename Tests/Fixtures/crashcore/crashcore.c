@@ -3,7 +3,7 @@
  * shows a plain picture, keeps a seconds counter in its battery RAM ("CRSH" + UInt32 LE seconds,
  * updated every 60 frames), and dereferences NULL in retro_run after CRASHCORE_FRAMES frames
  * (an environment variable; 120 when unset). With CRASHCORE_HW_RENDER set it instead asks for
- * OpenGL rendering when loading, like a hardware-rendered core, which Phosphor must refuse.
+ * Vulkan rendering when loading, like a Vulkan-only core, which Phosphor must refuse.
  * Build: cc -shared -fPIC -o crashcore.so crashcore.c
  */
 #include <libretro-common/libretro.h>
@@ -88,9 +88,7 @@ RETRO_API bool retro_load_game(const struct retro_game_info *game) {
     if (getenv("CRASHCORE_HW_RENDER")) {
         struct retro_hw_render_callback render;
         memset(&render, 0, sizeof render);
-        render.context_type = RETRO_HW_CONTEXT_OPENGL_CORE;
-        render.version_major = 3;
-        render.version_minor = 3;
+        render.context_type = RETRO_HW_CONTEXT_VULKAN;
         return environment_cb(RETRO_ENVIRONMENT_SET_HW_RENDER, &render);
     }
     enum retro_pixel_format format = RETRO_PIXEL_FORMAT_XRGB8888;

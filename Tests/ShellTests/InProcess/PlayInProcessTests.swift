@@ -19,6 +19,20 @@ final class PlayInProcessTests: XCTestCase {
         XCTAssertEqual(game.journal.entries.callsFromOtherThreads, 0)
     }
 
+    /// The Nintendo 64: its legend names the stick and C-button keys, and X is its A (RetroPad B).
+    func testNintendo64LegendAndButtons() throws {
+        let game = try PlayHarness(label: "play-n64", system: .n64)
+        defer { game.finish() }
+        game.stepUntilPicture([])
+        XCTAssertTrue(game.screen.lines.last?.hasPrefix(" N64 · ") ?? false, "status bar: \(game.screen.lines.last ?? "")")
+        let stick = try XCTUnwrap(game.screen.find("Stick"), "legend: \(game.screen.lines)")
+        XCTAssertTrue(game.screen.text(row: stick.row).contains("↑↓←→"), game.screen.text(row: stick.row))
+        let cButtons = try XCTUnwrap(game.screen.find("ikjl"), "legend: \(game.screen.lines)")
+        XCTAssertEqual(cButtons.row, stick.row + 1)
+        game.app.type("x")
+        game.stepUntilPicture([.b])
+    }
+
     func testPauseMenuStopsTheGameAndResumeStartsIt() throws {
         let game = try PlayHarness(label: "play-pause")
         defer { game.finish() }
