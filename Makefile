@@ -18,7 +18,7 @@ DEBUG_BIN := .build/debug/phosphor
 
 # Build and link dependencies (-dev packages), the cores, and what the tests drive.
 DEPS_BUILD := libncurses-dev libasound2-dev retroarch-dev libretro-core-info libsamplerate0-dev \
-	libsqlite3-dev libarchive-dev libpng-dev zlib1g-dev
+	libsqlite3-dev libarchive-dev libpng-dev zlib1g-dev liblz4-dev libzstd-dev
 DEPS_CORES := libretro-nestopia libretro-gambatte libretro-mgba libretro-bsnes-mercury-performance \
 	libretro-desmume libretro-beetle-pce-fast
 DEPS_TEST := tmux cc65 sdcc binutils-arm-none-eabi libchafa-dev libglib2.0-dev python3 zip p7zip-full \

@@ -2,7 +2,7 @@
 // Phosphor: a terminal-native libretro frontend.
 //
 // Module layers (imports only point downwards; each target lists exactly what its files import):
-//   C shims (CLibretro, CCurses, CAlsa, CSampleRate, CSQLite, CArchive, CPng, CZlib, CSystem, CEvdev)
+//   C shims (CLibretro, CCurses, CAlsa, CSampleRate, CSQLite, CArchive, CPng, CZlib, CLz4, CZstd, CSystem, CEvdev)
 //                 the only code that sees C headers; Swift modules take them with `internal import`
 //   PhosphorKit   shared vocabulary: PixelFormat, PixelRect, CellRect, buttons, rings, mailbox,
 //                 display text, atomic files, paths, errors
@@ -32,13 +32,15 @@ let package = Package(
         .target(name: "CArchive", linkerSettings: [.linkedLibrary("archive")]),
         .target(name: "CPng", linkerSettings: [.linkedLibrary("png16")]),
         .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
+        .target(name: "CLz4", linkerSettings: [.linkedLibrary("lz4")]),
+        .target(name: "CZstd", linkerSettings: [.linkedLibrary("zstd")]),
         .target(name: "CSystem"),
         .target(name: "CEvdev"),
 
         // MARK: Swift modules.
         .target(name: "PhosphorKit", dependencies: ["CPng", "CSystem", "CZlib"]),
         .target(name: "Render", dependencies: ["PhosphorKit"]),
-        .target(name: "Emulation", dependencies: ["PhosphorKit", "CLibretro"]),
+        .target(name: "Emulation", dependencies: ["PhosphorKit", "CLibretro", "CLz4", "CZstd"]),
         .target(name: "Audio", dependencies: ["PhosphorKit", "CAlsa", "CSampleRate"]),
         .target(name: "Input", dependencies: ["PhosphorKit", "CEvdev"]),
         .target(name: "Library", dependencies: ["PhosphorKit", "CSQLite", "CArchive"]),
@@ -49,6 +51,9 @@ let package = Package(
         .executableTarget(name: "phosphor", dependencies: ["Shell"]),
         // Benchmarks (`make bench`): Render against chafa, and the audio output's underruns.
         .executableTarget(name: "phosphor-bench", dependencies: ["Render", "PhosphorKit"]),
+        // Rewind and run-ahead on the real cores and test cartridges (bytes, CPU, seconds in 64 MB).
+        .executableTarget(name: "RewindBench", dependencies: ["Emulation", "PhosphorKit"], path: "Bench/rewind",
+                          exclude: ["run.sh"]),
         .executableTarget(name: "AudioBench", dependencies: ["Audio", "PhosphorKit"], path: "Bench/audio",
                           exclude: ["run.sh", "cartridges.sh"]),
 

@@ -18,10 +18,14 @@ extension ScriptedCore {
             /// Frames run with `fastForwarding` / with `muteAudio`.
             public var fastForwardedFrames: UInt64 = 0
             public var mutedFrames: UInt64 = 0
+            /// Frames run with `hidesOutput` (run-ahead's hidden frames).
+            public var hiddenFrames: UInt64 = 0
             public var resets = 0
             /// Calls, failed ones included.
             public var serializations = 0
             public var unserializations = 0
+            /// `restoreRecentState` calls (rewind steps, run-ahead rollbacks).
+            public var recentRestores = 0
             public var cheatHandOvers: [CheatHandOver] = []
             public var batteryFlushes = 0
             public var unloaded = false
