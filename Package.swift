@@ -60,7 +60,7 @@ let package = Package(
         // MARK: Tests.
         .testTarget(name: "PhosphorKitTests", dependencies: ["PhosphorKit", "TestSupport"]),
         .testTarget(name: "RenderTests", dependencies: ["Render", "PhosphorKit", "TestSupport"]),
-        .testTarget(name: "EmulationTests", dependencies: ["Emulation", "PhosphorKit"]),
+        .testTarget(name: "EmulationTests", dependencies: ["Emulation", "PhosphorKit", "TestSupport"]),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "PhosphorKit"]),
         .testTarget(name: "InputTests", dependencies: ["Input", "PhosphorKit", "Terminal", "TestSupport"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "PhosphorKit"]),

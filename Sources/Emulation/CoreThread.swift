@@ -172,6 +172,17 @@ public final class CoreThread: @unchecked Sendable {
         }
     }
 
+    /// Goes back one rewind step while paused and shows that frame (the test of what holding
+    /// the rewind key does each frame). Returns false when there is nothing to go back to.
+    @discardableResult
+    public func stepBack() throws -> Bool {
+        try perform { [self] core in
+            let went = timeline.rewindStep(core)
+            publishStatus(core, speed: nil, rewinding: nil)
+            return went
+        }
+    }
+
     /// Runs the game backwards (one state a frame, without sound) while `on`. Any thread that
     /// controls the game.
     public func setRewinding(_ on: Bool) {
