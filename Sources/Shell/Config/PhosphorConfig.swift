@@ -19,6 +19,8 @@ public struct PhosphorConfig: Sendable, Equatable {
     public var audio = AudioSettings()
     public var fastForward = FastForwardSettings()
     public var hold = HoldTimingSettings()
+    /// Rewind, run-ahead and slow motion (`PhosphorConfig+Timeline.swift`).
+    public var timeline = TimelineSettings()
     /// How the two DS screens are arranged.
     public var dsLayout: DSScreenLayout = .stacked
     /// The save-state slot (1–9) last used per game, keyed by the game key (ROM base name).
@@ -144,6 +146,8 @@ extension PhosphorConfig: Encodable {
         try container.encode(hold, forKey: .hold)
         try container.encode(dsLayout, forKey: .dsLayout)
         try container.encode(lastStateSlots, forKey: .lastStateSlots)
+        var timelineContainer = encoder.container(keyedBy: TimelineKey.self)
+        try encodeTimeline(into: &timelineContainer)
     }
 }
 

@@ -46,6 +46,9 @@ final class PauseMenu: ListMenu, GameObservingScreen {
             MenuItem(label: "Fast Forward", value: "◂ \(game.fastForwardText) ▸", adjust: { step, actions in
                 actions.append(.game(.stepFastForwardSpeed(step)))
             }),
+            MenuItem(label: "Rewind & Run-Ahead", value: "▸", activate: {
+                $0.append(.push(TimelineMenu(snapshot: game)))
+            }),
             MenuItem(label: "Hold Buttons", value: (game.holdText ?? "none") + " ▸", activate: {
                 $0.append(.push(HoldButtonsMenu(snapshot: game)))
             }),

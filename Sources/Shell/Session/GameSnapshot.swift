@@ -26,6 +26,19 @@ struct GameSnapshot {
     var stateSlots: [StateStore.SlotSummary]
     var keyMap: KeyMap
     var cheats: CheatSnapshot
+    var timeline: TimelineSnapshot
+}
+
+/// What the Rewind & Run-Ahead screen shows.
+struct TimelineSnapshot {
+    var settings: TimelineSettings
+    /// This game's own run-ahead choice (nil: it follows its system's).
+    var gameRunAhead: RunAheadChoice?
+    var systemRunAhead: RunAheadChoice
+    /// Seconds the rewind buffer holds now.
+    var rewindSeconds: Double
+    /// Why rewind or run-ahead turned itself off.
+    var problem: String?
 }
 
 /// What the Cheat Codes screen shows.
