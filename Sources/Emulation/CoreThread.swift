@@ -249,8 +249,9 @@ public final class CoreThread: @unchecked Sendable {
         if !options.cheats.isEmpty {
             do { try core.setCheats(options.cheats) } catch { Log.error("\(error)") }
         }
-        var pacer = FramePacer()
-        var fpsWindow = (start: ContinuousClock.now, frames: 0)
+        let clock = options.clock
+        var pacer = FramePacer(clock: clock)
+        var fpsWindow = (start: clock.now, frames: 0)
         while true {
             // Control: take jobs and the requested state under the lock.
             condition.lock()
@@ -275,7 +276,7 @@ public final class CoreThread: @unchecked Sendable {
             let rewinding = rewindRequested
             condition.unlock()
             // The fps figure counts running time only (a window spanning a pause read "15 fps").
-            if waitedPaused { fpsWindow = (ContinuousClock.now, 0) }
+            if waitedPaused { fpsWindow = (clock.now, 0) }
 
             for job in pending { job(core) }
             if requested == .stopped { break }
@@ -297,7 +298,7 @@ public final class CoreThread: @unchecked Sendable {
             }
 
             fpsWindow.frames += 1
-            let now = ContinuousClock.now
+            let now = clock.now
             let elapsed = now - fpsWindow.start
             var measured: Double?
             var saveFailure: String??
@@ -354,17 +355,23 @@ public final class CoreThread: @unchecked Sendable {
 /// Sleeps until the next frame is due on the monotonic clock. After a stall (a debugger, a
 /// suspended process) it starts again from now instead of racing to catch up.
 struct FramePacer {
-    private var deadline = ContinuousClock.now
+    let clock: any FrameClock
+    private var deadline: ContinuousClock.Instant
+
+    init(clock: any FrameClock) {
+        self.clock = clock
+        deadline = clock.now
+    }
 
     mutating func wait(framesPerSecond: Double, speed: Double) {
         guard speed > 0 else { return }  // unlimited
         let period = Duration.seconds(1 / (max(framesPerSecond, 1) * speed))
         deadline += period
-        let now = ContinuousClock.now
+        let now = clock.now
         if deadline < now - .milliseconds(100) {
             deadline = now
             return
         }
-        if deadline > now { Thread.sleep(forTimeInterval: (deadline - now).inSeconds) }
+        clock.sleep(until: deadline)
     }
 }
