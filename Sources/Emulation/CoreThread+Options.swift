@@ -15,7 +15,8 @@ extension CoreThread {
         public var copyOnlyFinalFrames: Bool
         /// Fast-forward plays no sound (the default) instead of sped-up sound.
         public var muteWhileFastForwarding: Bool
-        /// Rewind's states (on by default: every frame, 64 MB).
+        /// Rewind's states (off by default: a headless run never goes back; play passes the
+        /// user's settings).
         public var rewind: RewindSettings
         /// Run-ahead or preemptive frames (off by default).
         public var runAhead: RunAheadMode
@@ -29,7 +30,7 @@ extension CoreThread {
 
         public init(frameLimit: UInt64? = nil, realTime: Bool = true, cheats: [CoreCheat] = [],
                     copyOnlyFinalFrames: Bool = false, muteWhileFastForwarding: Bool = true,
-                    rewind: RewindSettings = RewindSettings(), runAhead: RunAheadMode = .off,
+                    rewind: RewindSettings = .off, runAhead: RunAheadMode = .off,
                     clock: any FrameClock = SystemFrameClock(),
                     beforeFrame: (@Sendable (any EmulatorCore, UInt64) -> Void)? = nil,
                     audioTap: (@Sendable (UnsafeBufferPointer<Int16>) -> Void)? = nil) {

@@ -9,9 +9,10 @@ struct RealCoreTimeline {
     let thread: CoreThread
     let home: URL
 
+    /// `rom` is a path from the repository's root (`Roms/nes/phosphor-test.nes`).
     static func romURL(_ rom: String) -> URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Roms/\(rom)")
+            .deletingLastPathComponent().appendingPathComponent(rom)
     }
 
     init(_ system: GameSystem, _ rom: String, rewind: RewindSettings = RewindSettings(),

@@ -15,7 +15,7 @@ final class RewindTests: XCTestCase {
     }
 
     func testRewindShowsTheEarlierFramesAndPlayingOnMatchesAStraightRun() throws {
-        let game = try RealCoreTimeline(.nes, "nes/phosphor-test.nes")
+        let game = try RealCoreTimeline(.nes, "Roms/nes/phosphor-test.nes")
         defer { game.stop() }
         var straight: [UInt64] = []
         for frame in 0..<300 { straight.append(try game.step(buttons(at: frame))) }
@@ -43,7 +43,7 @@ final class RewindTests: XCTestCase {
     }
 
     func testAStateLoadOrResetEmptiesTheRing() throws {
-        let game = try RealCoreTimeline(.nes, "nes/phosphor-test.nes")
+        let game = try RealCoreTimeline(.nes, "Roms/nes/phosphor-test.nes")
         defer { game.stop() }
         for frame in 0..<30 { _ = try game.step(buttons(at: frame)) }
         XCTAssertGreaterThan(game.thread.currentStatus.rewindBytes, 0)
@@ -58,7 +58,7 @@ final class RewindTests: XCTestCase {
         // slice; the full run is ten minutes of play (36 000 frames, unthrottled) that fills 4 MB.
         let budget = LongTests.size(slice: 256 << 10, full: 4 << 20)
         let frames = LongTests.size(slice: 3000, full: 36_000)
-        let game = try RealCoreTimeline(.nes, "nes/phosphor-test.nes", rewind: RewindSettings(budgetBytes: budget))
+        let game = try RealCoreTimeline(.nes, "Roms/nes/phosphor-test.nes", rewind: RewindSettings(budgetBytes: budget))
         defer { game.stop() }
         let residentBefore = try Self.residentBytes()
         var peak = 0

@@ -3,7 +3,7 @@ import XCTest
 @testable import Emulation
 import PhosphorKit
 
-/// Run-ahead on the lag cartridge (`Roms/nes/lag-test.nes`: a press of A turns the screen red a
+/// Run-ahead on the lag cartridge (`Tests/Fixtures/lagcart/lag-test.nes`: a press of A turns the screen red a
 /// fixed number of frames later) in nestopia: N frames of run-ahead show the reaction N frames
 /// sooner, and otherwise the very frames a plain run shows, N frames early.
 final class RunAheadTests: XCTestCase {
@@ -13,7 +13,7 @@ final class RunAheadTests: XCTestCase {
 
     /// The shown frames' hashes of a run pressing A at `pressFrame` (`pressShift` frames sooner).
     private func run(_ mode: RunAheadMode, pressShift: Int = 0) throws -> [UInt64] {
-        let game = try RealCoreTimeline(.nes, "nes/lag-test.nes", rewind: .off, runAhead: mode)
+        let game = try RealCoreTimeline(.nes, "Tests/Fixtures/lagcart/lag-test.nes", rewind: .off, runAhead: mode)
         defer { game.stop() }
         let hashes = try (0..<frames).map { frame in
             try game.step(frame >= pressFrame - pressShift ? ButtonMask([.a]) : [])

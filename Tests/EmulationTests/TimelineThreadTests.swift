@@ -23,7 +23,7 @@ final class TimelineThreadTests: XCTestCase {
         let script = ScriptedCore.Script(width: 32, height: 8)
         let ring = SampleRing(minimumCapacity: 1 << 16)
         let cheat = CoreCheat(index: 0, code: "APEETPEY")
-        let thread = CoreThread(options: CoreThread.Options(realTime: false, cheats: [cheat]), audioRing: ring,
+        let thread = CoreThread(options: CoreThread.Options(realTime: false, cheats: [cheat], rewind: RewindSettings()), audioRing: ring,
                                 makeCore: ScriptedCore.maker(script, journal: journal))
         thread.pause()
         try thread.start()
@@ -77,7 +77,7 @@ final class TimelineThreadTests: XCTestCase {
     func testACoreThatCannotSerializeTurnsRunAheadAndRewindOffWithOneLine() throws {
         var script = ScriptedCore.Script(width: 32, height: 8)
         script.failures = [.serialize]
-        let thread = CoreThread(options: CoreThread.Options(realTime: false, runAhead: .preemptive(frames: 1)),
+        let thread = CoreThread(options: CoreThread.Options(realTime: false, rewind: RewindSettings(), runAhead: .preemptive(frames: 1)),
                                 makeCore: ScriptedCore.maker(script))
         thread.pause()
         try thread.start()

@@ -1,5 +1,5 @@
 ; Phosphor's input-lag cartridge (NES, NROM-128): a known delay between a press and the picture,
-; for the run-ahead tests. Assembled with ca65/ld65 (Debian cc65): see Roms/Makefile.
+; for the run-ahead tests. Assembled with ca65/ld65 (Debian cc65) by `make roms` (Roms/Makefile).
 ;
 ; The whole screen is the backdrop colour (no tiles are drawn). Every NMI the program
 ;   1. writes the colour it chose last frame into the backdrop,
