@@ -35,6 +35,7 @@ public final class CoreThread: @unchecked Sendable {
         /// Seconds of play the rewind ring holds, and its bytes.
         public var rewindSeconds: Double = 0
         public var rewindBytes = 0
+        public var rewindStates = 0
         /// Why rewind or run-ahead turned itself off (one line), nil while both work.
         public var timelineProblem: String?
         /// CPU time the core thread used, from start to unload (set when it has ended).
@@ -328,6 +329,7 @@ public final class CoreThread: @unchecked Sendable {
                                _ more: (inout Status) -> Void = { _ in }) {
         let seconds = timeline.rewindSeconds(framesPerSecond: core.avInfo.framesPerSecond)
         let bytes = timeline.rewindBytes
+        let states = timeline.rewindStates
         let problem = timeline.problem
         condition.withLock {
             status.frameCount = core.frameCount
@@ -337,6 +339,7 @@ public final class CoreThread: @unchecked Sendable {
             if let rewinding { status.rewinding = rewinding }
             status.rewindSeconds = seconds
             status.rewindBytes = bytes
+            status.rewindStates = states
             status.timelineProblem = problem
             more(&status)
         }

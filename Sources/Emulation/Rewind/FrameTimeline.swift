@@ -64,8 +64,9 @@ final class FrameTimeline {
         return Double(ring.framesHeld + UInt64(rewind.granularity)) / max(framesPerSecond, 1)
     }
 
-    /// Bytes the rewind ring holds.
+    /// Bytes the rewind ring holds, and how many states.
     var rewindBytes: Int { ring?.usedBytes ?? 0 }
+    var rewindStates: Int { ring?.count ?? 0 }
 
     /// The status bar's line for a feature that turned itself off.
     var problem: String? { rewindProblem ?? runAheadProblem }
@@ -168,7 +169,7 @@ final class FrameTimeline {
         guard rewind.enabled, rewindProblem == nil, frame % UInt64(rewind.granularity) == 0 else { return }
         do {
             let bytes = try state ?? core.serializeState()
-            if ring == nil { ring = RewindRing(budget: rewind.budgetBytes) }
+            if ring == nil { ring = RewindRing(budget: rewind.budgetBytes, compressor: rewind.compression.makeCompressor()) }
             try ring!.push(bytes, frame: frame)
         } catch {
             turnRewindOff("\(error)")

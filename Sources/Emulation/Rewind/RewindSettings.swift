@@ -3,15 +3,32 @@ public struct RewindSettings: Sendable, Equatable {
     public static let defaultBudgetBytes = 64 << 20
     public static let granularities = [1, 2, 3, 4, 6, 8]
 
+    /// How the deltas are compressed: LZ4 (measured the better fit in `make bench`), or
+    /// Zstandard at a level (the bench's comparison).
+    public enum Compression: Sendable, Equatable {
+        case lz4
+        case zstd(level: Int32)
+
+        func makeCompressor() -> any StateCompressor {
+            switch self {
+            case .lz4: LZ4Compressor()
+            case .zstd(let level): ZstdCompressor(level: level)
+            }
+        }
+    }
+
     public var enabled: Bool
     /// Frames between two states (1: every frame, so a rewind runs back at normal speed).
     public var granularity: Int
     public var budgetBytes: Int
+    public var compression: Compression
 
-    public init(enabled: Bool = true, granularity: Int = 1, budgetBytes: Int = RewindSettings.defaultBudgetBytes) {
+    public init(enabled: Bool = true, granularity: Int = 1, budgetBytes: Int = RewindSettings.defaultBudgetBytes,
+                compression: Compression = .lz4) {
         self.enabled = enabled
         self.granularity = max(granularity, 1)
         self.budgetBytes = max(budgetBytes, 0)
+        self.compression = compression
     }
 
     public static let off = RewindSettings(enabled: false)
