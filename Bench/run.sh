@@ -12,13 +12,16 @@
 #   3. audio: underruns per minute and audio-thread CPU (Bench/audio/run.sh)
 #   4. peer: `BIN play` against gambaterm (PyPI) in a pseudo-terminal (Bench/peer/compare.py)
 #   5. memory: peak RSS of the headless runs of section 1
+#   6. rewind and run-ahead: bytes per stored frame (LZ4 against Zstandard), core-thread CPU
+#      per frame, seconds in 64 MB, run-ahead CPU per shown frame (Bench/rewind/run.sh)
 # A section that cannot run prints why and the others go on; the exit status is non-zero
 # if any section failed.
 #
 # Environment: BENCH_SECONDS (length of one headless run, default 1.5), BENCH_RUNS (best of,
 # default 5), AUDIO_SECONDS (per audio run, default 20), PEER_FRAMES (default 600),
 # GAMBATERM_VENV (default /tmp/phosphor-bench-gambaterm), RENDER_BENCH and AUDIO_BENCH
-# (the scripts of sections 2 and 3), BENCHMARKS (output file, default BENCHMARKS.md).
+# (the scripts of sections 2 and 3), REWIND_FRAMES (frames per rewind measurement, default
+# 600), BENCHMARKS (output file, default BENCHMARKS.md).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -153,6 +156,11 @@ if [ -s "$work/memory.md" ]; then
 else
     say "Not measured (section 1 did not run)."
 fi
+
+# ---- 6: rewind and run-ahead ------------------------------------------------------
+say "" "## 6. Rewind and run-ahead on the test cartridges (\`Bench/rewind/run.sh\`)" ""
+section_run rewind Bench/rewind/run.sh "${REWIND_FRAMES:-600}"
+say ""
 
 # ---- BENCHMARKS.md: this run, plus the soak section of the last soak ----------------
 {

@@ -237,6 +237,10 @@ final class GameSession {
             if rewinding != rewindHeld {
                 rewindHeld = rewinding
                 thread.setRewinding(rewinding)
+                if rewinding, status.rewindStates == 0 {
+                    notify(status.timelineProblem ?? (config.timeline.rewind ? "nothing to rewind yet"
+                        : "rewind is off (pause menu, Rewind & Run-Ahead)"), now: now)
+                }
             }
             gamepads.poll(now: now)
             input.gamepadButtons = gamepads.masks

@@ -110,3 +110,21 @@ final class TimelineInProcessTests: XCTestCase {
         XCTAssertEqual(reread.config.timeline.slowMotion, .quarter)
     }
 }
+
+extension TimelineInProcessTests {
+    func testRewindKeyWithRewindOffSaysWhereToTurnItOn() throws {
+        let game = try PlayHarness(label: "timeline-rewind-off", kittyKeyboard: true) { paths in
+            try FileManager.default.createDirectory(at: paths.configFile.deletingLastPathComponent(),
+                                                    withIntermediateDirectories: true)
+            try Data(#"{"rewind": {"enabled": false}}"#.utf8).write(to: paths.configFile)
+        }
+        defer { game.finish() }
+        game.stepUntilPicture([])
+        game.waitForCore("some frames") { $0.framesRun > 30 }
+        XCTAssertEqual(game.journal.entries.serializations, 0, "no states kept")
+        game.app.type("\u{1B}[98u")  // b pressed
+        game.app.step(until: "the hint") { $0.contains("rewind is off (pause menu, Rewind & Run-Ahead)") }
+        game.app.type("\u{1B}[98;1:3u")
+        XCTAssertEqual(game.journal.entries.recentRestores, 0)
+    }
+}
