@@ -2,17 +2,21 @@
 // its Debian core, through the real core thread (`CoreThread.step`, one frame at a time), with
 // scripted input that changes every 10 frames.
 //
-// Rewind: the bytes each stored frame costs (XOR delta against the next state, then LZ4 or
-// Zstandard level 1), the core-thread CPU a frame costs with and without keeping states, a
+// Rewind: the bytes each stored frame costs (XOR delta against the next state, then Zstandard
+// level 1, the ring's default, or LZ4), the core-thread CPU a frame costs with and without keeping states, a
 // rewind step's CPU, and the seconds 64 MB hold. Run-ahead: core-thread CPU per shown frame
 // off, at N = 1 and 2, and with preemptive frames N = 1 and 2, and whether N = 2 keeps 1x.
-// Prints Markdown. Usage: RewindBench [frames per measurement, default 600]
+// Writes Markdown to OUTPUT (the cores print their own chatter on stdout). Usage:
+// RewindBench [frames per measurement, default 600] [OUTPUT, default stdout]
 import Emulation
 import Foundation
 import PhosphorKit
 
 let arguments = CommandLine.arguments
 let frames = arguments.count > 1 ? max(Int(arguments[1]) ?? 600, 60) : 600
+let outputPath = arguments.count > 2 ? arguments[2] : nil
+nonisolated(unsafe) var output = ""
+func emit(_ line: String) { output += line + "\n" }
 let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 let logURL = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("phosphor-rewind-bench.log")
 try? FileManager.default.removeItem(at: logURL)
@@ -89,22 +93,24 @@ for (system, rom) in cartridges {
     let name = (rom as NSString).lastPathComponent
     do {
         let plain = try measure(core, system, rom, rewind: .off, runAhead: .off)
-        let lz4 = try measure(core, system, rom, rewind: RewindSettings(budgetBytes: budget), runAhead: .off)
-        let zstd = try measure(core, system, rom, rewind: RewindSettings(budgetBytes: budget, compression: .zstd(level: 1)),
-                               runAhead: .off)
+        let lz4 = try measure(core, system, rom, rewind: RewindSettings(budgetBytes: budget, compression: .lz4), runAhead: .off)
+        let zstd = try measure(core, system, rom, rewind: RewindSettings(budgetBytes: budget), runAhead: .off)
         func perStored(_ run: Measurement) -> Double {
             // The newest state is whole; every other one is a delta.
             Double(run.status.rewindBytes - run.stateSize) / Double(max(run.status.rewindStates - 1, 1))
         }
         let lz4Bytes = perStored(lz4)
         let zstdBytes = perStored(zstd)
-        let seconds = Double(budget - lz4.stateSize) / max(lz4Bytes, 1) / lz4.framesPerSecond
+        func seconds(_ bytes: Double) -> String {
+            let value = Double(budget - lz4.stateSize) / max(bytes, 1) / lz4.framesPerSecond
+            return value > 3600 ? "> 3600" : String(format: "%.0f", value)
+        }
         let problem = lz4.status.timelineProblem ?? zstd.status.timelineProblem
-        rewindRows.append(String(format: "| %@ | %@ | %d | %.0f | %.0f | %.3f | %.3f | %.3f | %.3f | %.3f | %@ |",
-                                 name, core.name, lz4.stateSize, lz4Bytes, zstdBytes, plain.cpuPerFrame,
-                                 lz4.cpuPerFrame - plain.cpuPerFrame, zstd.cpuPerFrame - plain.cpuPerFrame,
-                                 lz4.rewindStepCPU ?? 0, zstd.rewindStepCPU ?? 0,
-                                 problem ?? (seconds > 3600 ? "> 3600" : String(format: "%.0f", seconds))))
+        rewindRows.append(String(format: "| %@ | %@ | %d | %.0f | %.0f | %.3f | %.3f | %.3f | %.3f | %.3f | %@ | %@ |",
+                                 name, core.name, lz4.stateSize, zstdBytes, lz4Bytes, plain.cpuPerFrame,
+                                 zstd.cpuPerFrame - plain.cpuPerFrame, lz4.cpuPerFrame - plain.cpuPerFrame,
+                                 zstd.rewindStepCPU ?? 0, lz4.rewindStepCPU ?? 0,
+                                 problem ?? seconds(zstdBytes), problem == nil ? seconds(lz4Bytes) : "–"))
 
         var cells: [String] = []
         var lines: [String] = []
@@ -117,7 +123,8 @@ for (system, rom) in cartridges {
                 cells.append(keeps ? "yes" : "no")
             }
         }
-        let problems = Set(lines).sorted().joined(separator: "; ")
+        // One line is enough: the modes fail for the same reason.
+        let problems = lines.first ?? ""
         aheadRows.append("| \(name) | \(core.name) | " + String(format: "%.3f", plain.cpuPerFrame) + " | "
                          + cells.joined(separator: " | ") + " | \(problems.isEmpty ? "–" : problems) |")
     } catch {
@@ -125,23 +132,29 @@ for (system, rom) in cartridges {
     }
 }
 
-print("Each figure is core-thread CPU (ms) per frame over \(frames) frames after 60 of warm-up, through")
-print("`CoreThread.step` (so it includes the step hand-off, the same in every column). Input changes every")
-print("10 frames. The test cartridges draw static pictures: a real game changes more of its state each")
-print("frame, so its deltas are bigger than these.")
-print("")
-print("### Rewind (every frame, 64 MB)")
-print("")
-print("| cartridge | core | state (B) | B/frame LZ4 | B/frame zstd 1 | frame CPU, no rewind | + keeping states, LZ4 | + zstd 1 | rewind step, LZ4 | rewind step, zstd 1 | seconds in 64 MB (LZ4) |")
-print("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
-for row in rewindRows { print(row) }
-print("")
-print("### Run-ahead (CPU per shown frame, ms, and the ratio to no run-ahead)")
-print("")
-print("| cartridge | core | off | run-ahead 1 | run-ahead 2 | 1× at 2? | preemptive 1 | preemptive 2 | turned off |")
-print("|---|---|--:|--:|--:|:-:|--:|--:|---|")
-for row in aheadRows { print(row) }
+emit("Each figure is core-thread CPU (ms) per frame over \(frames) frames after 60 of warm-up, through")
+emit("`CoreThread.step` (so it includes the step hand-off, the same in every column). Input changes every")
+emit("10 frames. The test cartridges draw static pictures: a real game changes more of its state each")
+emit("frame, so its deltas are bigger than these.")
+emit("")
+emit("### Rewind (every frame, 64 MB)")
+emit("")
+emit("| cartridge | core | state (B) | B/frame zstd 1 | B/frame LZ4 | frame CPU, no rewind | + keeping states, zstd 1 | + LZ4 | rewind step, zstd 1 | rewind step, LZ4 | s in 64 MB, zstd 1 | s in 64 MB, LZ4 |")
+emit("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+for row in rewindRows { emit(row) }
+emit("")
+emit("### Run-ahead (CPU per shown frame, ms, and the ratio to no run-ahead)")
+emit("")
+emit("| cartridge | core | off | run-ahead 1 | run-ahead 2 | 1× at 2? | preemptive 1 | preemptive 2 | turned off |")
+emit("|---|---|--:|--:|--:|:-:|--:|--:|---|")
+for row in aheadRows { emit(row) }
 if !notes.isEmpty {
-    print("")
-    for note in notes { print(note) }
+    emit("")
+    for note in notes { emit(note) }
+}
+
+if let outputPath {
+    try output.write(toFile: outputPath, atomically: true, encoding: .utf8)
+} else {
+    print(output, terminator: "")
 }

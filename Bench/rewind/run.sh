@@ -11,4 +11,8 @@ frames=600
 if [[ "${1:-}" =~ ^[0-9]+$ ]]; then frames=$1; fi
 scratch=${REWIND_BENCH_SCRATCH:-.build}
 swift build -c release --scratch-path "$scratch" --product RewindBench >&2
-"$scratch/release/RewindBench" "$frames"
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+# The cores print to stdout themselves: that goes to stderr, the tables come from the file.
+"$scratch/release/RewindBench" "$frames" "$out" >&2
+cat "$out"

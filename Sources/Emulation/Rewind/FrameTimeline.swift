@@ -26,6 +26,8 @@ final class FrameTimeline {
     private var lastInput: [ButtonMask]?
     /// The speed check: core-thread time spent on run-ahead frames since the check started.
     private var timing = (frames: 0, total: Duration.zero)
+    /// Rewind's speed check: time spent keeping states, and on the frames themselves.
+    private var rewindTiming = (frames: 0, keeping: Duration.zero, total: Duration.zero)
 
     init(rewind: RewindSettings, runAhead: RunAheadMode, input: InputState, checksSpeed: Bool) {
         self.rewind = rewind
@@ -41,6 +43,7 @@ final class FrameTimeline {
         rewind = settings
         rewindProblem = nil
         ring = nil
+        rewindTiming = (0, .zero, .zero)
     }
 
     func setRunAhead(_ mode: RunAheadMode) {
@@ -97,7 +100,9 @@ final class FrameTimeline {
             Log.warning(runAheadProblem!)
             return
         }
-        if mode != .off { checkSpeed(spent: ContinuousClock.now - started, framesPerSecond: framesPerSecond, mode: mode) }
+        let spent = ContinuousClock.now - started
+        if mode != .off { checkSpeed(spent: spent, framesPerSecond: framesPerSecond, mode: mode) }
+        checkRewindSpeed(frame: spent, framesPerSecond: framesPerSecond)
     }
 
     /// Run-ahead: the real frame and `frames - 1` more hidden, the last one shown, then back to
@@ -167,6 +172,7 @@ final class FrameTimeline {
 
     private func keepRewindState(_ core: any EmulatorCore, frame: UInt64, state: [UInt8]? = nil) {
         guard rewind.enabled, rewindProblem == nil, frame % UInt64(rewind.granularity) == 0 else { return }
+        let started = ContinuousClock.now
         do {
             let bytes = try state ?? core.serializeState()
             if ring == nil { ring = RewindRing(budget: rewind.budgetBytes, compressor: rewind.compression.makeCompressor()) }
@@ -174,6 +180,7 @@ final class FrameTimeline {
         } catch {
             turnRewindOff("\(error)")
         }
+        if rewindTiming.frames >= 0 { rewindTiming.keeping += ContinuousClock.now - started }
     }
 
     private func turnRewindOff(_ reason: String) {
@@ -222,6 +229,23 @@ final class FrameTimeline {
             return nil
         } catch {
             return "\(error)"
+        }
+    }
+
+    /// After two seconds of real-time play with rewind on, turns it off when keeping the states
+    /// makes a frame cost more than 90 % of its time (desmume's 12 MB states take 15 ms).
+    private func checkRewindSpeed(frame spent: Duration, framesPerSecond: Double) {
+        guard checksSpeed, rewind.enabled, rewindProblem == nil, rewindTiming.frames >= 0 else { return }
+        rewindTiming.frames += 1
+        rewindTiming.total += spent
+        guard rewindTiming.frames >= Int(max(framesPerSecond, 1) * 2) else { return }
+        let frames = Double(rewindTiming.frames)
+        let average = rewindTiming.total.inSeconds / frames
+        let keeping = rewindTiming.keeping.inSeconds / frames
+        rewindTiming.frames = -1  // checked once per setting
+        if average > 0.9 / max(framesPerSecond, 1) && keeping > 0 {
+            turnRewindOff(String(format: "keeping a state takes %.1f ms a frame, and the game's frame is %.1f ms",
+                                 keeping * 1000, 1000 / max(framesPerSecond, 1)))
         }
     }
 

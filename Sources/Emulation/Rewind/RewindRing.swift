@@ -36,7 +36,7 @@ public final class RewindRing {
     private var deltaBytes = 0
     private var scratch: [UInt8] = []
 
-    public init(budget: Int, compressor: any StateCompressor = LZ4Compressor()) {
+    public init(budget: Int, compressor: any StateCompressor = ZstdCompressor()) {
         self.budget = max(budget, 0)
         self.compressor = compressor
     }

@@ -3,8 +3,8 @@ public struct RewindSettings: Sendable, Equatable {
     public static let defaultBudgetBytes = 64 << 20
     public static let granularities = [1, 2, 3, 4, 6, 8]
 
-    /// How the deltas are compressed: LZ4 (measured the better fit in `make bench`), or
-    /// Zstandard at a level (the bench's comparison).
+    /// How the deltas are compressed: Zstandard level 1 (`make bench` measured it 5–13 times
+    /// smaller than LZ4 on the test cartridges for about the same core-thread time), or LZ4.
     public enum Compression: Sendable, Equatable {
         case lz4
         case zstd(level: Int32)
@@ -24,7 +24,7 @@ public struct RewindSettings: Sendable, Equatable {
     public var compression: Compression
 
     public init(enabled: Bool = true, granularity: Int = 1, budgetBytes: Int = RewindSettings.defaultBudgetBytes,
-                compression: Compression = .lz4) {
+                compression: Compression = .zstd(level: 1)) {
         self.enabled = enabled
         self.granularity = max(granularity, 1)
         self.budgetBytes = max(budgetBytes, 0)

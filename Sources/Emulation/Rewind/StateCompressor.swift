@@ -1,7 +1,7 @@
 import PhosphorKit
 
-/// A fast block compressor for the rewind ring's deltas: LZ4 (the one the ring uses) or
-/// Zstandard (measured beside it in `make bench`). Compresses one delta at a time; keeps a
+/// A fast block compressor for the rewind ring's deltas: Zstandard (the one the ring uses) or
+/// LZ4 (measured beside it in `make bench`). Compresses one delta at a time; keeps a
 /// scratch buffer, so one instance belongs to one thread (the core thread).
 public protocol StateCompressor: AnyObject {
     /// "lz4", "zstd -1": for the benchmark tables.
