@@ -46,9 +46,6 @@ final class PauseMenu: ListMenu, GameObservingScreen {
             MenuItem(label: "Fast Forward", value: "◂ \(game.fastForwardText) ▸", adjust: { step, actions in
                 actions.append(.game(.stepFastForwardSpeed(step)))
             }),
-            MenuItem(label: "Rewind & Run-Ahead", value: "▸", activate: {
-                $0.append(.push(TimelineMenu(snapshot: game)))
-            }),
             MenuItem(label: "Hold Buttons", value: (game.holdText ?? "none") + " ▸", activate: {
                 $0.append(.push(HoldButtonsMenu(snapshot: game)))
             }),
@@ -57,6 +54,9 @@ final class PauseMenu: ListMenu, GameObservingScreen {
             }),
             MenuItem(label: "Key Mapping", value: "▸", activate: {
                 $0.append(.push(KeyMapEditor(snapshot: game)))
+            }),
+            MenuItem(label: "Rewind & Run-Ahead", value: "▸", activate: {
+                $0.append(.push(TimelineMenu(snapshot: game)))
             }),
             MenuItem(label: "Screenshot", activate: { $0 += [.game(.screenshot), .closeOverlays] }),
             MenuItem(label: "Colour", value: "◂ \(game.colorMode.rawValue) ▸", adjust: { step, actions in
