@@ -180,17 +180,7 @@ nmi:
         tya
         pha
 
-        ; Read the joypad: A first, shifted in so A ends in bit 7.
-        lda #1
-        sta JOY1
-        lda #0
-        sta JOY1
-        ldx #8
-@read:  lda JOY1
-        lsr a
-        rol buttons
-        dex
-        bne @read
+        .include "read-joypad.inc"
 
         ; Redraw the eight boxes: outline when released, solid when held.
         ldx #0

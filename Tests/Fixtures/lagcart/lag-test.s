@@ -88,16 +88,7 @@ nmi:
         lda #%10000000
         sta PPUCTRL
 
-        lda #1                  ; 2. the joypad, A first
-        sta JOY1
-        lda #0
-        sta JOY1
-        ldx #8
-@read:  lda JOY1
-        lsr a
-        rol buttons
-        dex
-        bne @read
+        .include "read-joypad.inc"     ; 2. the joypad
 
         inc frame               ; 3. the countdown
         lda pending
