@@ -2,8 +2,8 @@
 // Phosphor: a terminal-native libretro frontend.
 //
 // Module layers (imports only point downwards; each target lists exactly what its files import):
-//   C shims (CLibretro, CCurses, CAlsa, CSampleRate, CSQLite, CArchive, CPng, CZlib, CSystem, CEvdev,
-//                 CXInput, CEGL)
+//   C shims (CLibretro, CCurses, CAlsa, CSampleRate, CSQLite, CArchive, CPng, CZlib, CLz4, CZstd, CSystem,
+//                 CEvdev, CXInput, CEGL)
 //                 the only code that sees C headers; Swift modules take them with `internal import`
 //   PhosphorKit   shared vocabulary: PixelFormat, PixelRect, CellRect, buttons, rings, mailbox,
 //                 display text, atomic files, paths, errors
@@ -33,6 +33,8 @@ let package = Package(
         .target(name: "CArchive", linkerSettings: [.linkedLibrary("archive")]),
         .target(name: "CPng", linkerSettings: [.linkedLibrary("png16")]),
         .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
+        .target(name: "CLz4", linkerSettings: [.linkedLibrary("lz4")]),
+        .target(name: "CZstd", linkerSettings: [.linkedLibrary("zstd")]),
         .target(name: "CSystem"),
         .target(name: "CEvdev"),
         // XInput2 raw key events and XKB repeat (key release on an X11 desktop). Linking is fine
@@ -44,7 +46,7 @@ let package = Package(
         // MARK: Swift modules.
         .target(name: "PhosphorKit", dependencies: ["CPng", "CSystem", "CZlib"]),
         .target(name: "Render", dependencies: ["PhosphorKit"]),
-        .target(name: "Emulation", dependencies: ["PhosphorKit", "CLibretro", "CEGL"]),
+        .target(name: "Emulation", dependencies: ["PhosphorKit", "CLibretro", "CEGL", "CLz4", "CZstd"]),
         .target(name: "Audio", dependencies: ["PhosphorKit", "CAlsa", "CSampleRate"]),
         .target(name: "Input", dependencies: ["PhosphorKit", "CEvdev", "CXInput"]),
         .target(name: "Library", dependencies: ["PhosphorKit", "CSQLite", "CArchive", "CSystem"]),
@@ -55,6 +57,9 @@ let package = Package(
         .executableTarget(name: "phosphor", dependencies: ["Shell"]),
         // Benchmarks (`make bench`): Render against chafa, and the audio output's underruns.
         .executableTarget(name: "phosphor-bench", dependencies: ["Render", "PhosphorKit"]),
+        // Rewind and run-ahead on the real cores and test cartridges (bytes, CPU, seconds in 64 MB).
+        .executableTarget(name: "RewindBench", dependencies: ["Emulation", "PhosphorKit"], path: "Bench/rewind",
+                          exclude: ["run.sh"]),
         .executableTarget(name: "AudioBench", dependencies: ["Audio", "PhosphorKit"], path: "Bench/audio",
                           exclude: ["run.sh", "cartridges.sh"]),
         // The OpenGL read-back: the GL test core headless with and without it.

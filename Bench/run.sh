@@ -18,13 +18,16 @@
 #      (Bench/library/run.sh; LIBRARY_BASELINE=BIN measures another build beside it)
 #   8. OpenGL: the GL test core (Tests/Fixtures/glcore) headless with and without read-back,
 #      and the read-back cost per frame at 320x240 and 640x480 (Bench/gl/run.sh)
+#   9. rewind and run-ahead: bytes per stored frame (LZ4 against Zstandard), core-thread CPU
+#      per frame, seconds in 64 MB, run-ahead CPU per shown frame (Bench/rewind/run.sh)
 # A section that cannot run prints why and the others go on; the exit status is non-zero
 # if any section failed.
 #
 # Environment: BENCH_SECONDS (length of one headless run, default 1.5), BENCH_RUNS (best of,
 # default 5), AUDIO_SECONDS (per audio run, default 20), PEER_FRAMES (default 600),
 # GAMBATERM_VENV (default /tmp/phosphor-bench-gambaterm), RENDER_BENCH and AUDIO_BENCH
-# (the scripts of sections 2 and 3), BENCHMARKS (output file, default BENCHMARKS.md).
+# (the scripts of sections 2 and 3), REWIND_FRAMES (frames per rewind measurement, default
+# 600), BENCHMARKS (output file, default BENCHMARKS.md).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -178,6 +181,9 @@ say "The GL test core (OpenGL 3.3 core, two rectangles of two triangles over a c
     "frame N-1 and copying it into the mailbox (on llvmpipe this includes finishing the frame's" \
     "rasterisation, which the read waits for). Aim: under 1 ms at 640x480." ""
 section_run opengl Bench/gl/run.sh "${GL_BENCH_FRAMES:-600}" "${GL_BENCH_RUNS:-3}"
+# ---- 9: rewind and run-ahead ------------------------------------------------------
+say "" "## 9. Rewind and run-ahead on the test cartridges (\`Bench/rewind/run.sh\`)" ""
+section_run rewind Bench/rewind/run.sh "${REWIND_FRAMES:-600}"
 say ""
 
 # ---- BENCHMARKS.md: this run, plus the soak section of the last soak ----------------

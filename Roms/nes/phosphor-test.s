@@ -66,32 +66,7 @@ temp:     .res 1
 .segment "CODE"
 
 reset:
-        sei
-        cld
-        ldx #$40
-        stx JOY2_FRAME          ; no APU frame IRQ
-        ldx #$FF
-        txs
-        inx                     ; X = 0
-        stx PPUCTRL             ; no NMI yet
-        stx PPUMASK             ; rendering off
-        stx DMC_FREQ            ; no DMC IRQ
-        bit PPUSTATUS
-@wait1: bit PPUSTATUS           ; first vblank: PPU warming up
-        bpl @wait1
-        txa
-@clear: sta $0000, x            ; clear all 2 KiB of RAM
-        sta $0100, x
-        sta $0200, x
-        sta $0300, x
-        sta $0400, x
-        sta $0500, x
-        sta $0600, x
-        sta $0700, x
-        inx
-        bne @clear
-@wait2: bit PPUSTATUS           ; second vblank: PPU ready
-        bpl @wait2
+        .include "power-on.inc"
 
         jsr load_palettes
         jsr clear_nametable
@@ -205,17 +180,7 @@ nmi:
         tya
         pha
 
-        ; Read the joypad: A first, shifted in so A ends in bit 7.
-        lda #1
-        sta JOY1
-        lda #0
-        sta JOY1
-        ldx #8
-@read:  lda JOY1
-        lsr a
-        rol buttons
-        dex
-        bne @read
+        .include "read-joypad.inc"
 
         ; Redraw the eight boxes: outline when released, solid when held.
         ldx #0

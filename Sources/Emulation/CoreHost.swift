@@ -55,6 +55,8 @@ public final class CoreHost: EmulatorCore {
     // Counters and per-frame settings (core thread).
     /// This frame's samples stay out of the audio ring (fast-forward without sound).
     private var muteAudio = false
+    /// Run-ahead's hidden frames: no picture into the mailbox, no samples anywhere.
+    public var hidesOutput = false
     /// What GET_FASTFORWARDING answers during this frame.
     private var fastForwarding = false
     public private(set) var audioFrames = 0
@@ -239,6 +241,17 @@ public final class CoreHost: EmulatorCore {
         reapplyCheats()
     }
 
+    /// A state `serializeState` made moments ago (rewind, run-ahead): straight to the core.
+    /// Core thread.
+    public func restoreRecentState(_ bytes: [UInt8], frame: UInt64, reapplyingCheats: Bool) throws {
+        let ok = bytes.withUnsafeBytes { core.table.unserialize($0.baseAddress, bytes.count) }
+        guard ok else {
+            throw EmulationError.stateRejected(reason: "\(configuration.core.displayName) could not read its own state back (retro_unserialize)")
+        }
+        frameCount = frame
+        if reapplyingCheats { reapplyCheats() }
+    }
+
     /// Core option definitions and values (core thread; CoreThread hands out copies).
     public var optionDefinitions: [(key: String, description: String, values: [String], value: String)] {
         options.definitions.map { ($0.key, $0.description, $0.values, options.values[$0.key] ?? $0.defaultValue) }
@@ -309,7 +322,7 @@ public final class CoreHost: EmulatorCore {
     // MARK: Callbacks (core thread, from the trampolines below)
 
     fileprivate func video(_ data: UnsafeRawPointer?, _ width: UInt32, _ height: UInt32, _ pitch: Int) {
-        guard let data, width > 0, height > 0 else { return }  // NULL: show the previous frame again
+        guard let data, width > 0, height > 0, !hidesOutput else { return }  // NULL: show the previous frame again
         guard connections.publishesFrame(frameCount) else { return }
         if UInt(bitPattern: data) == Self.hardwareFrameMarker, let hardwareRenderer {
             let start = ContinuousClock.now
@@ -334,6 +347,7 @@ public final class CoreHost: EmulatorCore {
 
     fileprivate func audio(_ samples: UnsafeBufferPointer<Int16>) {
         audioFrames += samples.count / 2
+        guard !hidesOutput else { return }
         connections.audioTap?(samples)
         if !muteAudio { connections.audioRing?.write(samples) }
     }

@@ -15,6 +15,13 @@ extension CoreThread {
         public var copyOnlyFinalFrames: Bool
         /// Fast-forward plays no sound (the default) instead of sped-up sound.
         public var muteWhileFastForwarding: Bool
+        /// Rewind's states (off by default: a headless run never goes back; play passes the
+        /// user's settings).
+        public var rewind: RewindSettings
+        /// Run-ahead or preemptive frames (off by default).
+        public var runAhead: RunAheadMode
+        /// What real-time pacing sleeps by (a test's `SteppingFrameClock`).
+        public var clock: any FrameClock
         /// Runs on the core thread before every frame with the index of the frame about to run
         /// (0-based), and once more with `frameLimit` after the last frame.
         public var beforeFrame: (@Sendable (any EmulatorCore, UInt64) -> Void)?
@@ -23,6 +30,8 @@ extension CoreThread {
 
         public init(frameLimit: UInt64? = nil, realTime: Bool = true, cheats: [CoreCheat] = [],
                     copyOnlyFinalFrames: Bool = false, muteWhileFastForwarding: Bool = true,
+                    rewind: RewindSettings = .off, runAhead: RunAheadMode = .off,
+                    clock: any FrameClock = SystemFrameClock(),
                     beforeFrame: (@Sendable (any EmulatorCore, UInt64) -> Void)? = nil,
                     audioTap: (@Sendable (UnsafeBufferPointer<Int16>) -> Void)? = nil) {
             self.frameLimit = frameLimit
@@ -30,6 +39,9 @@ extension CoreThread {
             self.cheats = cheats
             self.copyOnlyFinalFrames = copyOnlyFinalFrames
             self.muteWhileFastForwarding = muteWhileFastForwarding
+            self.rewind = rewind
+            self.runAhead = runAhead
+            self.clock = clock
             self.beforeFrame = beforeFrame
             self.audioTap = audioTap
         }

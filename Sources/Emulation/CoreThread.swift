@@ -30,6 +30,14 @@ public final class CoreThread: @unchecked Sendable {
         public var audioFrames = 0
         /// The battery save could not be written (full or read-only disk): say so to the user.
         public var batterySaveFailure: String?
+        /// Going back through the rewind ring right now.
+        public var rewinding = false
+        /// Seconds of play the rewind ring holds, and its bytes.
+        public var rewindSeconds: Double = 0
+        public var rewindBytes = 0
+        public var rewindStates = 0
+        /// Why rewind or run-ahead turned itself off (one line), nil while both work.
+        public var timelineProblem: String?
         /// CPU time the core thread used, from start to unload (set when it has ended).
         public var threadCPU: Duration?
     }
@@ -55,6 +63,9 @@ public final class CoreThread: @unchecked Sendable {
     private var requestedState: State = .running
     private var status = Status()
     private var speed: Double = 1  // 0 = unlimited
+    private var rewindRequested = false
+    /// Rewind ring and run-ahead: core thread only (the loop and jobs).
+    private let timeline: FrameTimeline
     private var thread: Thread?
     private var finished = false
 
@@ -69,6 +80,8 @@ public final class CoreThread: @unchecked Sendable {
         self.mailbox = mailbox
         self.audioRing = audioRing
         self.makeCore = makeCore
+        timeline = FrameTimeline(rewind: options.rewind, runAhead: options.runAhead, input: input,
+                                 checksSpeed: options.realTime)
     }
 
     /// A thread for a libretro core: loads `configuration`'s core and game with `CoreHost`.
@@ -150,11 +163,53 @@ public final class CoreThread: @unchecked Sendable {
     /// and waits paused for `step` or `resume`.
     public func pause() { request(.paused) }
 
-    /// Runs exactly one frame (frame advance while paused) and returns when it is done.
+    /// Runs exactly one frame (frame advance while paused), with run-ahead and a rewind state
+    /// like any other, and returns when it is done.
     public func step() throws {
-        try perform {
-            $0.runFrame()
-            $0.publishPendingFrame()
+        try perform { [self] core in
+            timeline.runFrame(core, fastForwarding: false, muteAudio: false, hidingLag: true,
+                              framesPerSecond: core.avInfo.framesPerSecond)
+            core.publishPendingFrame()
+            publishStatus(core, speed: 1, rewinding: false)
+        }
+    }
+
+    /// Goes back one rewind step while paused and shows that frame (the test of what holding
+    /// the rewind key does each frame). Returns false when there is nothing to go back to.
+    @discardableResult
+    public func stepBack() throws -> Bool {
+        try perform { [self] core in
+            let went = timeline.rewindStep(core)
+            publishStatus(core, speed: nil, rewinding: nil)
+            return went
+        }
+    }
+
+    /// Runs the game backwards (one state a frame, without sound) while `on`. Any thread that
+    /// controls the game.
+    public func setRewinding(_ on: Bool) {
+        condition.withLock {
+            rewindRequested = on
+            condition.broadcast()
+        }
+    }
+
+    /// New rewind settings (the ring starts again) and run-ahead mode; takes effect before the
+    /// next frame.
+    public func setTimeline(rewind: RewindSettings, runAhead: RunAheadMode) throws {
+        try perform { [self] core in
+            timeline.setRewind(rewind)
+            timeline.setRunAhead(runAhead)
+            publishStatus(core, speed: nil, rewinding: nil)
+        }
+    }
+
+    /// Empties the rewind ring: call after a state load or a reset (rewinding across one would
+    /// go back into another timeline).
+    public func clearRewind() throws {
+        try perform { [self] core in
+            timeline.clear()
+            publishStatus(core, speed: nil, rewinding: nil)
         }
     }
     public func resume() { request(.running) }
@@ -196,8 +251,9 @@ public final class CoreThread: @unchecked Sendable {
         if !options.cheats.isEmpty {
             do { try core.setCheats(options.cheats) } catch { Log.error("\(error)") }
         }
-        var pacer = FramePacer()
-        var fpsWindow = (start: ContinuousClock.now, frames: 0)
+        let clock = options.clock
+        var pacer = FramePacer(clock: clock)
+        var fpsWindow = (start: clock.now, frames: 0)
         while true {
             // Control: take jobs and the requested state under the lock.
             condition.lock()
@@ -220,9 +276,10 @@ public final class CoreThread: @unchecked Sendable {
             jobs.removeAll()
             let requested = requestedState
             let currentSpeed = speed
+            let rewinding = rewindRequested
             condition.unlock()
             // The fps figure counts running time only (a window spanning a pause read "15 fps").
-            if waitedPaused { fpsWindow = (ContinuousClock.now, 0) }
+            if waitedPaused { fpsWindow = (clock.now, 0) }
 
             // A job (a screenshot, a state) sees the newest frame in the mailbox.
             if !pending.isEmpty { core.publishPendingFrame() }
@@ -236,11 +293,20 @@ public final class CoreThread: @unchecked Sendable {
                 core.publishPendingFrame()
                 break
             }
-            core.runFrame(fastForwarding: currentSpeed != 1,
-                          muteAudio: currentSpeed != 1 && options.muteWhileFastForwarding)
+            let framesPerSecond = core.avInfo.framesPerSecond
+            if rewinding {
+                timeline.rewindStep(core)
+            } else {
+                // Slow motion (speed below 1) plays no sound; fast-forward as the options say.
+                let fastForwarding = currentSpeed > 1 || currentSpeed == 0
+                timeline.runFrame(core, fastForwarding: fastForwarding,
+                                  muteAudio: currentSpeed < 1 && currentSpeed > 0
+                                      || fastForwarding && options.muteWhileFastForwarding,
+                                  hidingLag: !fastForwarding, framesPerSecond: framesPerSecond)
+            }
 
             fpsWindow.frames += 1
-            let now = ContinuousClock.now
+            let now = clock.now
             let elapsed = now - fpsWindow.start
             var measured: Double?
             var saveFailure: String??
@@ -249,24 +315,41 @@ public final class CoreThread: @unchecked Sendable {
                 fpsWindow = (now, 0)
                 saveFailure = .some(core.batterySaveFailure)
             }
-            condition.withLock {
-                status.state = .running
-                status.frameCount = core.frameCount
-                status.avInfo = core.avInfo
-                status.speed = currentSpeed
-                status.audioFrames = core.audioFrames
-                if let measured { status.measuredFPS = measured }
-                if let saveFailure { status.batterySaveFailure = saveFailure }
+            publishStatus(core, speed: currentSpeed, rewinding: rewinding) {
+                $0.state = .running
+                if let measured { $0.measuredFPS = measured }
+                if let saveFailure { $0.batterySaveFailure = saveFailure }
             }
             if options.realTime {
                 pacer.wait(framesPerSecond: core.avInfo.framesPerSecond, speed: currentSpeed)
                 let highWater = audioHighWater
-                if currentSpeed == 1, let ring = audioRing, highWater > 0 {
+                if currentSpeed == 1, !rewinding, let ring = audioRing, highWater > 0 {
                     waitForAudio(ring: ring, highWater: highWater)
                 }
             }
         }
         core.unload()
+    }
+
+    /// Copies the core's counters and the timeline's figures into the status. Core thread.
+    private func publishStatus(_ core: any EmulatorCore, speed: Double?, rewinding: Bool?,
+                               _ more: (inout Status) -> Void = { _ in }) {
+        let seconds = timeline.rewindSeconds(framesPerSecond: core.avInfo.framesPerSecond)
+        let bytes = timeline.rewindBytes
+        let states = timeline.rewindStates
+        let problem = timeline.problem
+        condition.withLock {
+            status.frameCount = core.frameCount
+            status.avInfo = core.avInfo
+            status.audioFrames = core.audioFrames
+            if let speed { status.speed = speed }
+            if let rewinding { status.rewinding = rewinding }
+            status.rewindSeconds = seconds
+            status.rewindBytes = bytes
+            status.rewindStates = states
+            status.timelineProblem = problem
+            more(&status)
+        }
     }
 
     /// Audio is the clock at 1x: while the device has plenty queued, let it play.
@@ -282,17 +365,23 @@ public final class CoreThread: @unchecked Sendable {
 /// Sleeps until the next frame is due on the monotonic clock. After a stall (a debugger, a
 /// suspended process) it starts again from now instead of racing to catch up.
 struct FramePacer {
-    private var deadline = ContinuousClock.now
+    let clock: any FrameClock
+    private var deadline: ContinuousClock.Instant
+
+    init(clock: any FrameClock) {
+        self.clock = clock
+        deadline = clock.now
+    }
 
     mutating func wait(framesPerSecond: Double, speed: Double) {
         guard speed > 0 else { return }  // unlimited
         let period = Duration.seconds(1 / (max(framesPerSecond, 1) * speed))
         deadline += period
-        let now = ContinuousClock.now
+        let now = clock.now
         if deadline < now - .milliseconds(100) {
             deadline = now
             return
         }
-        if deadline > now { Thread.sleep(forTimeInterval: (deadline - now).inSeconds) }
+        clock.sleep(until: deadline)
     }
 }

@@ -37,6 +37,14 @@ public protocol EmulatorCore: AnyObject {
     func serializeState() throws -> [UInt8]
     /// Restores a state; a state the core refuses leaves the game as it was.
     func unserializeState(_ bytes: [UInt8]) throws
+    /// While true, frames publish no picture and play no sound, not even to the audio tap:
+    /// run-ahead's hidden frames, whose output is thrown away.
+    var hidesOutput: Bool { get set }
+    /// Restores a state this core serialized moments ago in this run (rewind, run-ahead): no
+    /// safety copy or size check, `frameCount` becomes `frame`, and the cheats are handed over
+    /// again when `reapplyingCheats` (a rewind step; run-ahead's rollbacks skip it, as the
+    /// cheats live in the core, not in its state).
+    func restoreRecentState(_ bytes: [UInt8], frame: UInt64, reapplyingCheats: Bool) throws
     /// Replaces the cheats (kept, and handed over again after a reset or a state load).
     func setCheats(_ cheats: [CoreCheat]) throws
     /// Writes the battery save now (pause, quit).

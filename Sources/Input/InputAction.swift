@@ -2,7 +2,8 @@
 ///
 /// Defaults (see `KeyMap.defaultActions`): Esc or F1 pause menu, Tab fast-forward toggle, Space
 /// fast-forward while held, F5 quick save, F8 quick load, H hold-button toggle, F12 screenshot,
-/// F6/F7 state slot up/down, F9 reset; quit has no default key (it is in the pause menu) so a
+/// F6/F7 state slot up/down, F9 reset, B rewind while held, V slow motion while held, P pause
+/// (without the menu), U one frame on while paused; quit has no default key (it is in the pause menu) so a
 /// stray key press never ends a game.
 public enum InputAction: String, CaseIterable, Sendable, Codable {
     case pauseMenu = "pause-menu"
@@ -17,6 +18,14 @@ public enum InputAction: String, CaseIterable, Sendable, Codable {
     case stateSlotUp = "state-slot-up"
     case stateSlotDown = "state-slot-down"
     case reset
+    /// Runs the game backwards while held (query `PlayerInput.isHeld(_:now:)`).
+    case rewind
+    /// Slow motion while held (query `PlayerInput.isHeld(_:now:)`).
+    case slowMotionHold = "slow-motion-hold"
+    /// Pauses or resumes the game without opening the menu (so frame advance can step it).
+    case pauseToggle = "pause"
+    /// While paused: runs exactly one frame and shows it.
+    case frameAdvance = "frame-advance"
     case mute
     case quit
 
@@ -33,6 +42,10 @@ public enum InputAction: String, CaseIterable, Sendable, Codable {
         case .stateSlotUp: "State slot +"
         case .stateSlotDown: "State slot -"
         case .reset: "Reset"
+        case .rewind: "Rewind (hold)"
+        case .slowMotionHold: "Slow motion (hold)"
+        case .pauseToggle: "Pause"
+        case .frameAdvance: "Frame advance"
         case .mute: "Sound on/off"
         case .quit: "Quit"
         }

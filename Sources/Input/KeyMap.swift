@@ -130,6 +130,11 @@ public struct KeyMap: Sendable, Equatable {
         .stateSlotUp: [.function(6)],
         .stateSlotDown: [.function(7)],
         .reset: [.function(9)],
+        // Letters no system's players use (R is player 2's Y on home consoles).
+        .rewind: [.character("b")],
+        .slowMotionHold: [.character("v")],
+        .pauseToggle: [.character("p")],
+        .frameAdvance: [.character("u")],
         .mute: [.function(4)],
         .quit: [],
     ]

@@ -172,7 +172,7 @@ public final class PlayerInput {
         for case .action(let action) in targets {
             switch action {
             case .holdButtonToggle: holdButtons.toggleArmed()
-            case .fastForwardHold: break  // a state, see isFastForwardHeld(now:)
+            case .fastForwardHold, .rewind, .slowMotionHold: break  // states, see isHeld(_:now:)
             default: actions.append(action)
             }
         }
@@ -233,8 +233,12 @@ public final class PlayerInput {
     }
 
     /// True while a fast-forward-hold key is held.
-    public func isFastForwardHeld(now: ContinuousClock.Instant) -> Bool {
-        keyMap.keys(for: .action(.fastForwardHold)).contains { holdModel.isHeld($0, now: now) }
+    public func isFastForwardHeld(now: ContinuousClock.Instant) -> Bool { isHeld(.fastForwardHold, now: now) }
+
+    /// True while a key bound to `action` is held (the hold actions: fast-forward, rewind,
+    /// slow motion).
+    public func isHeld(_ action: InputAction, now: ContinuousClock.Instant) -> Bool {
+        keyMap.keys(for: .action(action)).contains { holdModel.isHeld($0, now: now) }
     }
 
     /// Leaving play mode (pause menu): nothing stays pressed except the hold buttons.

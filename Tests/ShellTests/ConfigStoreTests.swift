@@ -37,6 +37,12 @@ final class ConfigStoreTests: XCTestCase {
         config.hold.repeatGapMilliseconds = 90
         config.dsLayout = .singleBottom
         config.lastStateSlots = ["Tetris (World)": 7]
+        config.timeline.rewind = false
+        config.timeline.rewindGranularity = 4
+        config.timeline.rewindBufferMegabytes = 128
+        config.timeline.slowMotion = .quarter
+        config.timeline.runAheadPerSystem = [.snes: .ahead2, .gb: .preemptive1]
+        config.timeline.runAheadPerGame = ["Tetris (World)": .off]
         let store = ConfigStore(file: folder.file("config.json"), config: config)
         try store.save()
 
@@ -127,6 +133,10 @@ final class ConfigStoreTests: XCTestCase {
             ("{\"lastStateSlots\": {\"Zelda\": 12}}", 1, "lastStateSlots.Zelda must be a whole number from 1 to 9 (found 12)"),
             ("{\"video\": {\"colorMode\": \"8\"}}", 1, "video.colorMode must be one of \"auto\", \"24bit\", \"256\", \"16\" (found \"8\")"),
             ("[1, 2]", 1, "the document must be an object, found a list"),
+            ("{\n\"runAhead\": {\"systems\": {\"nes\": \"5\"}}}", 2,
+             "runAhead.systems.nes must be one of \"off\", \"1\", \"2\", \"3\", \"4\", \"preemptive-1\", \"preemptive-2\", \"preemptive-3\", \"preemptive-4\" (found \"5\")"),
+            ("{\"rewind\": {\"bufferMegabytes\": 0}}", 1, "rewind.bufferMegabytes must be a whole number from 1 to 4096 (found 0)"),
+            ("{\"slowMotion\": \"1/3\"}", 1, "slowMotion must be one of \"1/2\", \"1/4\" (found \"1/3\")"),
         ]
         let folder = try TemporaryFolder("config-range")
         defer { folder.remove() }

@@ -18,10 +18,14 @@ extension ScriptedCore {
             /// Frames run with `fastForwarding` / with `muteAudio`.
             public var fastForwardedFrames: UInt64 = 0
             public var mutedFrames: UInt64 = 0
+            /// Frames run with `hidesOutput` (run-ahead's hidden frames).
+            public var hiddenFrames: UInt64 = 0
             public var resets = 0
             /// Calls, failed ones included.
             public var serializations = 0
             public var unserializations = 0
+            /// `restoreRecentState` calls (rewind steps, run-ahead rollbacks).
+            public var recentRestores = 0
             public var cheatHandOvers: [CheatHandOver] = []
             /// The option values the core read each time GET_VARIABLE_UPDATE said they changed
             /// (once at load, then after every change), as a libretro core polls them.

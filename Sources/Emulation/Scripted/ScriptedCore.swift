@@ -26,6 +26,7 @@ public final class ScriptedCore: EmulatorCore {
     public private(set) var avInfo: AVInfo
     public private(set) var frameCount: UInt64 = 0
     public private(set) var audioFrames = 0
+    public var hidesOutput = false
     /// Sample frames of the tone played so far (its phase; part of the state).
     private(set) var samplePosition: UInt64 = 0
     /// The battery save RAM: frames ever run (UInt64, little-endian), then the last non-empty
@@ -76,7 +77,7 @@ public final class ScriptedCore: EmulatorCore {
             note { $0.optionValuesRead.append(values) }
         }
         let masks = (0..<InputState.portCount).map { connections.input.mask(port: $0) }
-        if connections.publishesFrame(frameCount) {
+        if connections.publishesFrame(frameCount), !hidesOutput {
             ScriptedCore.drawPicture(frame: frameCount, masks: masks, script: script, into: &pixels)
             pixels.withUnsafeBytes { raw in
                 connections.mailbox.publish(pixels: raw.baseAddress!, width: script.width, height: script.height,
@@ -84,13 +85,15 @@ public final class ScriptedCore: EmulatorCore {
                                             format: script.pixelFormat, sequence: frameCount + 1)
             }
         }
-        playTone(for: frameCount, muted: muteAudio)
+        playTone(for: frameCount, muted: muteAudio, hidden: hidesOutput)
         frameCount += 1
         updateBatteryRAM(port0: masks[0])
+        let hidden = hidesOutput
         note {
             $0.framesRun += 1
             if fastForwarding { $0.fastForwardedFrames += 1 }
             if muteAudio { $0.mutedFrames += 1 }
+            if hidden { $0.hiddenFrames += 1 }
         }
     }
 
@@ -123,6 +126,15 @@ public final class ScriptedCore: EmulatorCore {
         batteryRAM = state.batteryRAM
     }
 
+    public func restoreRecentState(_ bytes: [UInt8], frame: UInt64, reapplyingCheats: Bool) throws {
+        note { $0.recentRestores += 1 }
+        let state = try ScriptedState(decoding: bytes, title: script.title, batterySize: batteryRAM.count)
+        frameCount = state.frameCount
+        samplePosition = state.samplePosition
+        batteryRAM = state.batteryRAM
+        if reapplyingCheats, !activeCheats.isEmpty { try setCheats(activeCheats) }
+    }
+
     public func setCheats(_ cheats: [CoreCheat]) throws {
         activeCheats = cheats
         let frame = frameCount
@@ -150,7 +162,7 @@ public final class ScriptedCore: EmulatorCore {
     }
 
     /// This frame's share of the tone: sample frames up to the frame's end on the core's clock.
-    private func playTone(for frame: UInt64, muted: Bool) {
+    private func playTone(for frame: UInt64, muted: Bool, hidden: Bool) {
         let end = UInt64((Double(frame + 1) * Double(script.sampleRate) / script.framesPerSecond).rounded(.down))
         let start = UInt64((Double(frame) * Double(script.sampleRate) / script.framesPerSecond).rounded(.down))
         let count = Int(end - start)
@@ -162,6 +174,7 @@ public final class ScriptedCore: EmulatorCore {
             samplePosition += 1
         }
         audioFrames += count
+        guard !hidden else { return }
         samples.withUnsafeBufferPointer { buffer in
             connections.audioTap?(buffer)
             if !muted { _ = connections.audioRing?.write(buffer) }

@@ -85,12 +85,13 @@ extension PhosphorConfig {
         }
 
         if let folders = try top.choice("retroArchFolders", as: RetroArchFoldersChoice.self) { config.retroArchFolders = folders }
+        try readTimeline(&top, into: &config, warnings: &warnings)
 
         warnings += unknown(top, what: "setting")
         return (config, warnings)
     }
 
-    private static func unknown(_ reader: JSONObjectReader, what: String) -> [JSONFieldProblem] {
+    static func unknown(_ reader: JSONObjectReader, what: String) -> [JSONFieldProblem] {
         reader.unreadMembers().map { member in
             JSONFieldProblem(line: member.line,
                              message: "unknown \(what) \"\(reader.fieldPath(member.key))\" ignored (it is not kept when settings are saved)")

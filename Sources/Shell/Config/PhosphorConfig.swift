@@ -20,6 +20,8 @@ public struct PhosphorConfig: Sendable, Equatable {
     public var audio = AudioSettings()
     public var fastForward = FastForwardSettings()
     public var hold = HoldTimingSettings()
+    /// Rewind, run-ahead and slow motion (`PhosphorConfig+Timeline.swift`).
+    public var timeline = TimelineSettings()
     /// How the two DS screens are arranged.
     public var dsLayout: DSScreenLayout = .stacked
     /// The save-state slot (1–9) last used per game, keyed by the game key (ROM base name).
@@ -163,6 +165,8 @@ extension PhosphorConfig: Encodable {
         try container.encode(lastStateSlots, forKey: .lastStateSlots)
         try container.encode(libraryArt, forKey: .libraryArt)
         try container.encodeIfPresent(retroArchFolders?.rawValue, forKey: .retroArchFolders)
+        var timelineContainer = encoder.container(keyedBy: TimelineKey.self)
+        try encodeTimeline(into: &timelineContainer)
     }
 }
 

@@ -55,6 +55,9 @@ final class PauseMenu: ListMenu, GameObservingScreen {
             MenuItem(label: "Key Mapping", value: "▸", activate: {
                 $0.append(.push(KeyMapEditor(snapshot: game)))
             }),
+            MenuItem(label: "Rewind & Run-Ahead", value: "▸", activate: {
+                $0.append(.push(TimelineMenu(snapshot: game)))
+            }),
             MenuItem(label: "Core Options", value: "▸", activate: {
                 $0.append(.push(CoreOptionsMenu(snapshot: game)))
             }),

@@ -58,6 +58,13 @@ struct PlayStatusLine {
         wasPaused = paused
     }
 
+    /// "▶▶ 4x", "▶▶ max", "▶ 1/2" (slow motion).
+    static func speedText(_ speed: Double) -> String {
+        if speed == 0 { return "▶▶ max" }
+        if speed < 1 { return "▶ 1/\(Int((1 / speed).rounded()))" }
+        return "▶▶ \(Int(speed))x"
+    }
+
     static func text(_ status: CoreThread.Status, session: GameSession, input: PlayerInput, displayedFPS: Double) -> String {
         // Paused (menu, Ctrl-Z, too small): the last second's fps would be stale. The menu
         // counts at once (the core thread takes the pause request a moment later).
@@ -66,7 +73,10 @@ struct PlayStatusLine {
         var parts = ["\(session.system.shortName)", rate]
         // A slow terminal drops frames (the newest wins): say how many it really shows.
         if !paused, displayedFPS > 0, displayedFPS < min(status.measuredFPS, 60) * 0.9 { parts[1] += " (shown \(Int(displayedFPS)))" }
-        if status.speed != 1 { parts.append(status.speed == 0 ? "▶▶ max" : "▶▶ \(Int(status.speed))x") }
+        if status.rewinding { parts.append("◀◀ rewind") }
+        else if status.speed != 1 { parts.append(Self.speedText(status.speed)) }
+        // How far back rewind can go (the ring fills up to its budget, then holds steady).
+        if status.rewindSeconds > 0 { parts.append("⟲ \(Int(status.rewindSeconds.rounded(.down)))s") }
         if let held = input.holdStatusText { parts.append(held) }
         if input.holdButtons.isArmed { parts.append("HOLD: press a button") }
         parts.append("slot \(session.slot)")

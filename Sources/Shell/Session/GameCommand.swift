@@ -18,6 +18,13 @@ enum GameCommand: Equatable {
     case screenshot
     /// Steps through the fast-forward speeds this system allows (−1 back, +1 on).
     case stepFastForwardSpeed(Int)
+    /// Rewind on or off, its granularity and buffer, run-ahead for this game or its whole
+    /// system, and slow motion's speed (the Rewind & Run-Ahead screen).
+    case toggleRewind
+    case stepRewindGranularity(Int)
+    case stepRewindBuffer(Int)
+    case stepRunAhead(RunAheadScope, Int)
+    case stepSlowMotion(Int)
     case stepColorMode(Int)
     /// Steps through auto, kitty, sixel and half blocks.
     case stepVideoMode(Int)
@@ -42,6 +49,11 @@ enum GameCommand: Equatable {
     case setKeyMap(KeyMap)
     /// Binds the next pad button pressed to this button (nil stops waiting).
     case captureGamepadButton(JoypadButton?)
+}
+
+/// Whom a run-ahead setting is for: this game only, or every game of its system.
+enum RunAheadScope: Equatable {
+    case game, system
 }
 
 /// How a command went: `problem` is a one-line reason when it failed; `message` is what the

@@ -11,6 +11,10 @@ extension GameSession {
     /// Carries out a command from a menu and says how it went.
     func perform(_ command: GameCommand, now: ContinuousClock.Instant) -> GameCommandOutcome {
         var outcome = GameCommandOutcome(command: command)
+        if let problem = performTimeline(command) {
+            outcome.problem = problem
+            return outcome
+        }
         switch command {
         case .saveState(let slot): outcome.problem = saveState(slot, now: now)
         case .loadState(let slot): outcome.problem = loadState(slot, now: now)
@@ -72,6 +76,8 @@ extension GameSession {
                 outcome.problem = "key map not saved: \(error)"
                 notify(outcome.problem!, seconds: 5, now: now)
             }
+        case .toggleRewind, .stepRewindGranularity, .stepRewindBuffer, .stepRunAhead, .stepSlowMotion:
+            break  // performTimeline
         case .captureGamepadButton(let button):
             capturingPadButton = button
             _ = gamepads.takeLastButtonPress()  // only presses from now on count
@@ -153,8 +159,26 @@ extension GameSession {
         notify(audio == nil ? (audioStatus ?? "no sound") : (muted ? "sound off" : "sound on"), now: now)
     }
 
+    /// Frame advance: while the pause key holds the game (and nothing else does), runs exactly
+    /// one frame; the play screen shows it on its next tick.
+    func advanceFrame(now: ContinuousClock.Instant) {
+        guard pauseReasons == [.player] else {
+            notify(isPaused ? "frame advance works while paused with \(pauseKeyName)" : "pause first (\(pauseKeyName)), then \(frameAdvanceKeyName) runs one frame", now: now)
+            return
+        }
+        for port in 0..<2 { thread.input.set(input.buttons(port: port, now: now), port: port) }
+        do { try thread.step() } catch { notify("frame advance: \(ErrorText.line(error))", now: now) }
+    }
+
+    /// The first key bound to pause and to frame advance, for messages.
+    var pauseKeyName: String { input.keyMap.keys(for: .action(.pauseToggle)).first?.name ?? "the pause key" }
+    var frameAdvanceKeyName: String {
+        input.keyMap.keys(for: .action(.frameAdvance)).first?.name ?? "the frame-advance key"
+    }
+
     func reset(now: ContinuousClock.Instant) {
         _ = try? thread.perform { $0.reset() }
+        try? thread.clearRewind()
         notify("reset", now: now)
     }
 }

@@ -68,6 +68,7 @@ extension GameSession {
             let (current, size) = try thread.perform { (try $0.serializeState(), $0.stateSize) }
             let loaded = try states.load(slot, expectedSize: size, currentState: current)
             try thread.perform { try $0.unserializeState(loaded.bytes) }
+            try? thread.clearRewind()  // the states before it lead somewhere else
             for warning in loaded.warnings { Log.warning(warning) }
             if !quiet { notify("loaded \(slot)", now: now) }
             return nil
@@ -81,6 +82,7 @@ extension GameSession {
             let current = try thread.perform { try $0.serializeState() }
             let previous = try states.undoLastLoad(currentState: current)
             try thread.perform { try $0.unserializeState(previous) }
+            try? thread.clearRewind()
             notify("undid the last load", now: now)
             return nil
         } catch {

@@ -19,7 +19,8 @@ import Terminal
 final class GameSession {
     /// Why the game is paused; it runs when there is none.
     enum PauseReason: Hashable {
-        case menu, terminalTooSmall, suspended
+        /// `player`: the pause key (no menu), so frame advance can step the game.
+        case menu, terminalTooSmall, suspended, player
     }
 
     let launch: GameLaunch
@@ -45,8 +46,12 @@ final class GameSession {
     /// What the environment says the terminal shows (COLORTERM, TERM), read once: the play
     /// screen asks for `colorMode` on every tick.
     private let detectedColorMode: ColorMode
-    private var pauseReasons: Set<PauseReason> = []
+    private(set) var pauseReasons: Set<PauseReason> = []
     var fastForwardLatched = false
+    /// The rewind key was held on the last tick (the core thread was told).
+    private var rewindHeld = false
+    /// The rewind/run-ahead problem already shown (shown once per new problem).
+    private var shownTimelineProblem: String?
     /// The battery-save failure on screen (shown once per new failure).
     private var shownSaveFailure: String?
     private var lastGamepadNotice: String?
@@ -108,7 +113,9 @@ final class GameSession {
                                      system: system)
         let options = CoreThread.Options(frameLimit: services.overrides.frameLimit,
                                          cheats: cheatStore.list.coreCheats(cheatSupport),
-                                         muteWhileFastForwarding: config.audio.fastForwardAudio == .mute)
+                                         muteWhileFastForwarding: config.audio.fastForwardAudio == .mute,
+                                         rewind: config.timeline.rewindSettings,
+                                         runAhead: config.timeline.runAhead(system: system, gameKey: gameKey).mode)
         thread = setup.makeThread(paths: services.paths, options: options, audioRing: audio == nil ? nil : ring,
                                   makeCore: services.overrides.makeCore)
         try thread.start()
@@ -213,7 +220,7 @@ final class GameSession {
                      canUndoLoad: states.canUndoLoad, stateSlots: states.list(), keyMap: input.keyMap,
                      cheats: CheatSnapshot(list: cheatStore.list, loadError: cheatStore.loadError.map { "\($0)" },
                                            unsupportedReason: cheatSupport.unsupportedReason, note: cheatSupport.note),
-                     coreOptions: coreOptionStates)
+                     coreOptions: coreOptionStates, timeline: timelineSnapshot)
     }
 
     // MARK: Running and pausing
@@ -228,6 +235,10 @@ final class GameSession {
             thread.pause()
             audio?.setMuted(true)
             input.releaseKeys()
+            if rewindHeld {
+                rewindHeld = false
+                thread.setRewinding(false)
+            }
         } else {
             audio?.setMuted(config.audio.muted)
             thread.resume()
@@ -242,10 +253,21 @@ final class GameSession {
     func tick(now: ContinuousClock.Instant) -> CoreThread.Status {
         let status = thread.currentStatus
         if !isPaused {
-            let speed = (fastForwardLatched || input.isFastForwardHeld(now: now)) ? fastForwardSpeed : 1
+            let speed = (fastForwardLatched || input.isFastForwardHeld(now: now)) ? fastForwardSpeed
+                : input.isHeld(.slowMotionHold, now: now) ? config.timeline.slowMotion.fraction : 1
             if speed != status.speed {
                 thread.setSpeed(speed)
-                audio?.setSpeed(speed == 0 ? 8 : speed)
+                // Slow motion plays no sound (the core thread mutes it): the device stays at 1x.
+                audio?.setSpeed(speed == 0 ? 8 : max(speed, 1))
+            }
+            let rewinding = input.isHeld(.rewind, now: now)
+            if rewinding != rewindHeld {
+                rewindHeld = rewinding
+                thread.setRewinding(rewinding)
+                if rewinding, status.rewindStates == 0 {
+                    notify(status.timelineProblem ?? (config.timeline.rewind ? "nothing to rewind yet"
+                        : "rewind is off (pause menu, Rewind & Run-Ahead)"), now: now)
+                }
             }
             gamepads.poll(now: now)
             input.gamepadButtons = gamepads.masks
@@ -273,6 +295,10 @@ final class GameSession {
             // The core changed its timing (SET_SYSTEM_AV_INFO): resample from the new rate.
             try? audio.setSourceRate(rate)
             thread.audioHighWater = audio.ringHighWater
+        }
+        if status.timelineProblem != shownTimelineProblem {
+            shownTimelineProblem = status.timelineProblem
+            if let problem = shownTimelineProblem { notify(problem, seconds: 8, now: now) }
         }
         if status.batterySaveFailure != shownSaveFailure {
             shownSaveFailure = status.batterySaveFailure
@@ -322,6 +348,12 @@ final class GameSession {
             case .stateSlotDown: changeSlot(by: -1, now: now)
             case .reset: reset(now: now)
             case .mute: toggleMute(now: now)
+            case .rewind, .slowMotionHold: break  // states PlayerInput keeps
+            case .pauseToggle:
+                let paused = !pauseReasons.contains(.player)
+                setPaused(paused, for: .player)
+                notify(paused ? "paused: \(frameAdvanceKeyName) runs one frame" : "playing", now: now)
+            case .frameAdvance: advanceFrame(now: now)
             }
         }
         return forApp

@@ -29,6 +29,19 @@ struct GameSnapshot {
     var cheats: CheatSnapshot
     /// The core's options and their values (the Core Options screen).
     var coreOptions: [CoreOptionState] = []
+    var timeline: TimelineSnapshot
+}
+
+/// What the Rewind & Run-Ahead screen shows.
+struct TimelineSnapshot {
+    var settings: TimelineSettings
+    /// This game's own run-ahead choice (nil: it follows its system's).
+    var gameRunAhead: RunAheadChoice?
+    var systemRunAhead: RunAheadChoice
+    /// Seconds the rewind buffer holds now.
+    var rewindSeconds: Double
+    /// Why rewind or run-ahead turned itself off.
+    var problem: String?
 }
 
 /// What the Cheat Codes screen shows.

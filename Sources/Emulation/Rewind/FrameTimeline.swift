@@ -1,0 +1,269 @@
+import Foundation
+import PhosphorKit
+
+/// How the core thread moves through a game's frames beyond "run the next one": it keeps the
+/// rewind ring, goes back a frame at a time, and runs ahead (or preemptively rolls back) to hide
+/// the game's input lag. Rewind and run-ahead turn themselves off, with one line saying why,
+/// when the core cannot serialize (or not deterministically), or is too slow.
+///
+/// Threading: core thread only (it is owned by `CoreThread` and used inside its loop and jobs).
+final class FrameTimeline {
+    private(set) var rewind: RewindSettings
+    private(set) var runAhead: RunAheadMode
+    /// Why rewind is off though it was asked for (nil while it works).
+    private(set) var rewindProblem: String?
+    /// Why run-ahead is off though it was asked for (nil while it works or was not asked for).
+    private(set) var runAheadProblem: String?
+
+    private let input: InputState
+    /// Real-time play: the speed check may turn run-ahead off (an unthrottled run never).
+    private let checksSpeed: Bool
+    private var ring: RewindRing?
+    /// Whether this core replays a frame identically after a state load (checked once).
+    private var runAheadChecked = false
+    /// Preemptive frames: the states before each of the last `frames` frames, oldest first.
+    private var history: [(frame: UInt64, bytes: [UInt8])] = []
+    private var lastInput: [ButtonMask]?
+    /// The speed check: core-thread time spent on run-ahead frames since the check started.
+    private var timing = (frames: 0, total: Duration.zero)
+    /// Rewind's speed check: time spent keeping states, and on the frames themselves.
+    private var rewindTiming = (frames: 0, keeping: Duration.zero, total: Duration.zero)
+
+    init(rewind: RewindSettings, runAhead: RunAheadMode, input: InputState, checksSpeed: Bool) {
+        self.rewind = rewind
+        self.runAhead = runAhead.clamped
+        self.input = input
+        self.checksSpeed = checksSpeed
+    }
+
+    // MARK: Settings and status
+
+    func setRewind(_ settings: RewindSettings) {
+        guard settings != rewind else { return }
+        rewind = settings
+        rewindProblem = nil
+        ring = nil
+        rewindTiming = (0, .zero, .zero)
+    }
+
+    func setRunAhead(_ mode: RunAheadMode) {
+        guard mode.clamped != runAhead else { return }
+        runAhead = mode.clamped
+        runAheadProblem = nil
+        runAheadChecked = false
+        timing = (0, .zero)
+        forgetHistory()
+    }
+
+    /// Forgets the past (a state load or a reset: the states held no longer lead here).
+    func clear() {
+        ring?.removeAll()
+        forgetHistory()
+    }
+
+    /// Seconds of play the rewind ring holds at `framesPerSecond`.
+    func rewindSeconds(framesPerSecond: Double) -> Double {
+        guard let ring, ring.count > 0 else { return 0 }
+        return Double(ring.framesHeld + UInt64(rewind.granularity)) / max(framesPerSecond, 1)
+    }
+
+    /// Bytes the rewind ring holds, and how many states.
+    var rewindBytes: Int { ring?.usedBytes ?? 0 }
+    var rewindStates: Int { ring?.count ?? 0 }
+
+    /// The status bar's line for a feature that turned itself off.
+    var problem: String? { rewindProblem ?? runAheadProblem }
+
+    // MARK: Forward
+
+    /// Runs the next frame, showing it (or, with run-ahead, a frame `frames` ahead of it), and
+    /// keeps a rewind state. `hidingLag` is false while fast-forwarding: run-ahead only costs
+    /// then.
+    func runFrame(_ core: any EmulatorCore, fastForwarding: Bool, muteAudio: Bool, hidingLag: Bool,
+                  framesPerSecond: Double) {
+        let mode = hidingLag ? usableRunAhead(core) : .off
+        if case .preemptive = mode {} else { forgetHistory() }
+        let started = ContinuousClock.now
+        do {
+            switch mode {
+            case .off:
+                keepRewindState(core, frame: core.frameCount)
+                core.runFrame(fastForwarding: fastForwarding, muteAudio: muteAudio)
+            case .runAhead(let frames):
+                try runAhead(core, frames: frames, muteAudio: muteAudio)
+            case .preemptive(let frames):
+                try runPreemptively(core, frames: frames, muteAudio: muteAudio)
+            }
+        } catch {
+            core.hidesOutput = false
+            runAheadProblem = "run-ahead off: \(error)"
+            Log.warning(runAheadProblem!)
+            return
+        }
+        let spent = ContinuousClock.now - started
+        if mode != .off { checkSpeed(spent: spent, framesPerSecond: framesPerSecond, mode: mode) }
+        checkRewindSpeed(frame: spent, framesPerSecond: framesPerSecond)
+    }
+
+    /// Run-ahead: the real frame and `frames - 1` more hidden, the last one shown, then back to
+    /// the state after the real frame.
+    private func runAhead(_ core: any EmulatorCore, frames: Int, muteAudio: Bool) throws {
+        let real = core.frameCount
+        core.hidesOutput = true
+        core.runFrame(fastForwarding: false, muteAudio: true)
+        let afterReal = try core.serializeState()
+        keepRewindState(core, frame: real + 1, state: afterReal)
+        for _ in 1..<frames { core.runFrame(fastForwarding: false, muteAudio: true) }
+        core.hidesOutput = false
+        core.runFrame(fastForwarding: false, muteAudio: muteAudio)
+        try core.restoreRecentState(afterReal, frame: real + 1, reapplyingCheats: false)
+    }
+
+    /// Preemptive frames: when the buttons changed since the last frame, go back `frames`
+    /// frames and replay them (hidden) with the new buttons, as if they had been pressed then.
+    private func runPreemptively(_ core: any EmulatorCore, frames: Int, muteAudio: Bool) throws {
+        let now = (0..<InputState.portCount).map { input.mask(port: $0) }
+        let frame = core.frameCount
+        if let lastInput, now != lastInput, history.count >= frames, frame >= UInt64(frames),
+           history[history.count - frames].frame == frame - UInt64(frames) {
+            let base = history[history.count - frames]
+            try core.restoreRecentState(base.bytes, frame: base.frame, reapplyingCheats: false)
+            history.removeLast(frames)
+            core.hidesOutput = true
+            for step in 0..<frames {
+                history.append(step == 0 ? base : (core.frameCount, try core.serializeState()))
+                core.runFrame(fastForwarding: false, muteAudio: true)
+            }
+            core.hidesOutput = false
+        }
+        lastInput = now
+        let state = try core.serializeState()
+        history.append((frame, state))
+        if history.count > frames { history.removeFirst(history.count - frames) }
+        keepRewindState(core, frame: frame, state: state)
+        core.runFrame(fastForwarding: false, muteAudio: muteAudio)
+    }
+
+    // MARK: Back
+
+    /// Goes back one step (`granularity` frames) and shows that frame, without sound. Returns
+    /// false when there is nothing to go back to (rewind off, or no state yet).
+    @discardableResult
+    func rewindStep(_ core: any EmulatorCore) -> Bool {
+        guard let ring, ring.count > 0 else { return false }
+        forgetHistory()
+        do {
+            // The newest state may be the one the frame on screen was run from (or later, with
+            // run-ahead): running it would show the same picture again.
+            while let newest = ring.newest, newest.frame + 1 >= core.frameCount, ring.count > 1 {
+                try ring.dropNewest()
+            }
+            guard let target = ring.newest else { return false }
+            try core.restoreRecentState(target.bytes, frame: target.frame, reapplyingCheats: true)
+            core.runFrame(fastForwarding: false, muteAudio: true)
+            return true
+        } catch {
+            turnRewindOff("\(error)")
+            return false
+        }
+    }
+
+    // MARK: Internals
+
+    private func keepRewindState(_ core: any EmulatorCore, frame: UInt64, state: [UInt8]? = nil) {
+        guard rewind.enabled, rewindProblem == nil, frame % UInt64(rewind.granularity) == 0 else { return }
+        let started = ContinuousClock.now
+        do {
+            let bytes = try state ?? core.serializeState()
+            if ring == nil { ring = RewindRing(budget: rewind.budgetBytes, compressor: rewind.compression.makeCompressor()) }
+            try ring!.push(bytes, frame: frame)
+        } catch {
+            turnRewindOff("\(error)")
+        }
+        if rewindTiming.frames >= 0 { rewindTiming.keeping += ContinuousClock.now - started }
+    }
+
+    private func turnRewindOff(_ reason: String) {
+        rewindProblem = "rewind off: \(reason)"
+        ring = nil
+        Log.warning(rewindProblem!)
+    }
+
+    private func forgetHistory() {
+        history.removeAll()
+        lastInput = nil
+    }
+
+    /// The run-ahead mode to use now: the setting, once the core proved it can replay a frame.
+    private func usableRunAhead(_ core: any EmulatorCore) -> RunAheadMode {
+        guard runAhead != .off, runAheadProblem == nil else { return .off }
+        if !runAheadChecked {
+            runAheadChecked = true
+            if let problem = Self.replayProblem(core) {
+                runAheadProblem = "run-ahead off: \(problem)"
+                Log.warning(runAheadProblem!)
+                return .off
+            }
+        }
+        return runAhead
+    }
+
+    /// Serialize, run a frame, load the state, run the frame again: both runs must end in the
+    /// same state. The game is left where it was. Nil when it replays exactly.
+    static func replayProblem(_ core: any EmulatorCore) -> String? {
+        let frame = core.frameCount
+        core.hidesOutput = true
+        defer { core.hidesOutput = false }
+        do {
+            let before = try core.serializeState()
+            core.runFrame(fastForwarding: false, muteAudio: true)
+            let first = try core.serializeState()
+            try core.restoreRecentState(before, frame: frame, reapplyingCheats: false)
+            core.runFrame(fastForwarding: false, muteAudio: true)
+            let second = try core.serializeState()
+            try core.restoreRecentState(before, frame: frame, reapplyingCheats: false)
+            if first != second {
+                let differing = zip(first, second).filter { $0 != $1 }.count + abs(first.count - second.count)
+                return "the core does not replay a frame the same way after loading a state (\(differing) bytes differ)"
+            }
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    /// After two seconds of real-time play with rewind on, turns it off when keeping the states
+    /// makes a frame cost more than 90 % of its time (desmume's 12 MB states take 15 ms).
+    private func checkRewindSpeed(frame spent: Duration, framesPerSecond: Double) {
+        guard checksSpeed, rewind.enabled, rewindProblem == nil, rewindTiming.frames >= 0 else { return }
+        rewindTiming.frames += 1
+        rewindTiming.total += spent
+        guard rewindTiming.frames >= Int(max(framesPerSecond, 1) * 2) else { return }
+        let frames = Double(rewindTiming.frames)
+        let average = rewindTiming.total.inSeconds / frames
+        let keeping = rewindTiming.keeping.inSeconds / frames
+        rewindTiming.frames = -1  // checked once per setting
+        if average > 0.9 / max(framesPerSecond, 1) && keeping > 0 {
+            turnRewindOff(String(format: "keeping a state takes %.1f ms a frame, and the game's frame is %.1f ms",
+                                 keeping * 1000, 1000 / max(framesPerSecond, 1)))
+        }
+    }
+
+    /// After two seconds of run-ahead in real time, turns it off when a shown frame costs more
+    /// than 90 % of a frame's time (the game could not keep its speed).
+    private func checkSpeed(spent: Duration, framesPerSecond: Double, mode: RunAheadMode) {
+        guard checksSpeed, timing.frames >= 0 else { return }
+        timing.frames += 1
+        timing.total += spent
+        let window = Int(max(framesPerSecond, 1) * 2)
+        guard timing.frames >= window else { return }
+        let average = timing.total.inSeconds / Double(timing.frames)
+        let budget = 0.9 / max(framesPerSecond, 1)
+        timing.frames = -1  // checked once per setting
+        if average > budget {
+            runAheadProblem = String(format: "run-ahead off: %@ takes %.1f ms a frame, more than the game's %.1f ms",
+                                     mode.description, average * 1000, 1000 / max(framesPerSecond, 1))
+            Log.warning(runAheadProblem!)
+        }
+    }
+}

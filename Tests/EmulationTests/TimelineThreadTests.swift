@@ -1,0 +1,131 @@
+import Foundation
+import XCTest
+@testable import Emulation
+import PhosphorKit
+
+/// Rewind, run-ahead, slow motion and frame advance on the core thread with a `ScriptedCore`:
+/// what each does to frames, sound, cheats and pacing, counted in the core's journal.
+final class TimelineThreadTests: XCTestCase {
+    private func hash(_ thread: CoreThread) throws -> UInt64 {
+        var latest: VideoFrame?
+        while let frame = thread.mailbox.takeLatest() { latest = frame }
+        return try XCTUnwrap(latest).fnv1aHash()
+    }
+
+    private func waitFor(_ what: String, _ condition: () -> Bool) {
+        let deadline = Date().addingTimeInterval(10)
+        while !condition(), Date() < deadline { Thread.sleep(forTimeInterval: 0.002) }
+        XCTAssertTrue(condition(), "timed out waiting for \(what)")
+    }
+
+    func testHoldingRewindRunsBackMutedAndReleasingPlaysOnWithCheatsAndButtons() throws {
+        let journal = ScriptedCore.Journal()
+        let script = ScriptedCore.Script(width: 32, height: 8)
+        let ring = SampleRing(minimumCapacity: 1 << 16)
+        let cheat = CoreCheat(index: 0, code: "APEETPEY")
+        let thread = CoreThread(options: CoreThread.Options(realTime: false, cheats: [cheat], rewind: RewindSettings()), audioRing: ring,
+                                makeCore: ScriptedCore.maker(script, journal: journal))
+        thread.pause()
+        try thread.start()
+        defer { thread.stop() }
+        thread.input.set(ButtonMask([.a]), port: 0)
+        var shown: [UInt64] = []
+        for _ in 0..<60 {
+            try thread.step()
+            shown.append(try hash(thread))
+        }
+        // Running backwards (the thread's own loop, as holding the key does), then stopped.
+        let muted = journal.entries.mutedFrames
+        thread.setRewinding(true)
+        thread.resume()
+        waitFor("30 frames of rewind") { journal.entries.recentRestores >= 30 }
+        thread.pause()
+        thread.setRewinding(false)
+        waitFor("the pause") { thread.currentStatus.state == .paused }
+        let restores = journal.entries.recentRestores
+        let frame = try thread.perform { $0.frameCount }
+        XCTAssertLessThan(frame, 60 - 29)
+        XCTAssertEqual(journal.entries.mutedFrames - muted, UInt64(restores), "every rewind frame is muted")
+        XCTAssertEqual(try hash(thread), shown[Int(frame) - 1], "the frame shown is the one shown back then")
+        XCTAssertEqual(journal.entries.cheatHandOvers.count, 1 + restores, "cheats handed over again after each step")
+        // Playing on: the held button is pressed again in the next frame.
+        try thread.step()
+        XCTAssertEqual(try hash(thread), ScriptedCore.picture(frame: frame, masks: [ButtonMask([.a]), []], script: script).fnv1aHash())
+    }
+
+    func testRunAheadHidesFramesAndTheirSound() throws {
+        let journal = ScriptedCore.Journal()
+        let script = ScriptedCore.Script(width: 32, height: 8)
+        let ring = SampleRing(minimumCapacity: 1 << 16)
+        let thread = CoreThread(options: CoreThread.Options(realTime: false, rewind: .off, runAhead: .runAhead(frames: 2)),
+                                audioRing: ring, makeCore: ScriptedCore.maker(script, journal: journal))
+        thread.pause()
+        try thread.start()
+        defer { thread.stop() }
+        for _ in 0..<10 { try thread.step() }
+        // The replay check ran two hidden frames; then each shown frame is 1 real + 1 ahead hidden, 1 shown.
+        XCTAssertEqual(journal.entries.framesRun, 2 + 10 * 3)
+        XCTAssertEqual(journal.entries.hiddenFrames, 2 + 10 * 2)
+        XCTAssertEqual(try thread.perform { $0.frameCount }, 10, "the real timeline is ten frames on")
+        // The shown picture is two frames ahead of the real one.
+        XCTAssertEqual(try hash(thread), ScriptedCore.picture(frame: 11, masks: [], script: script).fnv1aHash())
+        // Only shown frames' sound reaches the ring: one frame's worth each.
+        let perFrame = Double(script.sampleRate) / script.framesPerSecond
+        XCTAssertEqual(Double(ring.count / 2), 10 * perFrame, accuracy: 2)
+    }
+
+    func testACoreThatCannotSerializeTurnsRunAheadAndRewindOffWithOneLine() throws {
+        var script = ScriptedCore.Script(width: 32, height: 8)
+        script.failures = [.serialize]
+        let thread = CoreThread(options: CoreThread.Options(realTime: false, rewind: RewindSettings(), runAhead: .preemptive(frames: 1)),
+                                makeCore: ScriptedCore.maker(script))
+        thread.pause()
+        try thread.start()
+        defer { thread.stop() }
+        try thread.step()
+        let problem = try XCTUnwrap(thread.currentStatus.timelineProblem)
+        XCTAssertFalse(problem.contains("\n"))
+        XCTAssertTrue(problem.hasPrefix("rewind off: ") || problem.hasPrefix("run-ahead off: "), problem)
+        XCTAssertTrue(problem.contains("does not support save states"), problem)
+        try thread.step()
+        XCTAssertEqual(try thread.perform { $0.frameCount }, 2, "the game plays on without them")
+    }
+
+    func testFrameAdvanceRunsExactlyOneFramePerStep() throws {
+        let journal = ScriptedCore.Journal()
+        let script = ScriptedCore.Script(width: 32, height: 8)
+        let thread = CoreThread(options: CoreThread.Options(), makeCore: ScriptedCore.maker(script, journal: journal))
+        thread.pause()
+        try thread.start()
+        defer { thread.stop() }
+        for count in 1...5 {
+            try thread.step()
+            XCTAssertEqual(journal.entries.framesRun, UInt64(count))
+            XCTAssertEqual(try hash(thread), ScriptedCore.picture(frame: UInt64(count - 1), masks: [], script: script).fnv1aHash())
+        }
+        Thread.sleep(forTimeInterval: 0.05)
+        XCTAssertEqual(journal.entries.framesRun, 5, "paused between steps")
+    }
+
+    func testSlowMotionRunsAtTheSetFractionOfClockTime() throws {
+        for fraction in [0.5, 0.25] {
+            let journal = ScriptedCore.Journal()
+            let clock = SteppingFrameClock()
+            let ring = SampleRing(minimumCapacity: 1 << 16)
+            let thread = CoreThread(options: CoreThread.Options(rewind: .off, clock: clock), audioRing: ring,
+                                    makeCore: ScriptedCore.maker(ScriptedCore.Script(width: 16, height: 4), journal: journal))
+            thread.setSpeed(fraction)
+            let start = clock.now
+            try thread.start()
+            waitFor("240 frames") { journal.entries.framesRun >= 240 }
+            thread.pause()
+            waitFor("the pause") { thread.currentStatus.state == .paused }
+            let frames = Double(journal.entries.framesRun)
+            let seconds = (clock.now - start).inSeconds
+            thread.stop()
+            XCTAssertEqual(frames / seconds, 60 * fraction, accuracy: 60 * fraction * 0.03, "at \(fraction)")
+            XCTAssertEqual(journal.entries.mutedFrames, journal.entries.framesRun, "slow motion plays no sound")
+            XCTAssertEqual(ring.count, 0)
+        }
+    }
+}
