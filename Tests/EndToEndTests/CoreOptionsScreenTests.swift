@@ -29,8 +29,8 @@ final class CoreOptionsScreenTests: XCTestCase {
         try session.send("Escape")
         try session.waitFor(text: "Core Options")
         // Resume, Save State, Load State, (Undo Last Load, disabled), Fast Forward, Hold Buttons,
-        // Cheat Codes, Key Mapping, Core Options.
-        for _ in 0..<7 { try session.send("Down") }
+        // Cheat Codes, Key Mapping, Rewind & Run-Ahead, Core Options.
+        for _ in 0..<8 { try session.send("Down") }
         try session.send("Enter")
         let screen = try session.waitFor("nestopia's options") { $0.contains("Save changes for") && $0.contains("Palette") }
         // Option rows from "Save changes for" down to "Palette" (category headings are skipped).

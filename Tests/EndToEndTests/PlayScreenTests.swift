@@ -121,7 +121,7 @@ final class PlayScreenTests: XCTestCase {
         let session = try play("nes/phosphor-test.nes")
         try session.send("Escape")
         // The status bar under the menu says the game is paused (not the last second's fps).
-        try session.waitFor("the pause menu over a paused game") { $0.contains("Paused") && $0.contains("NES · paused ·") }
+        try session.waitFor("the pause menu over a paused game") { $0.contains("Paused") && $0.contains("NES · paused") }
         try session.send("End")
         try session.send("Enter")
         XCTAssertEqual(try session.waitForExit(), 0)
