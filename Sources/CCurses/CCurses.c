@@ -84,6 +84,12 @@ int ccurses_resize(int rows, int columns) { return resizeterm(rows, columns); }
 int ccurses_rows(void) { return LINES; }
 int ccurses_columns(void) { return COLS; }
 int ccurses_colors(void) { return COLORS; }
+
+int ccurses_has_string_capability(const char *name) {
+    if (!screen) return 0;
+    char *value = tigetstr(name);
+    return value != NULL && value != (char *)-1 && value[0] != '\0';
+}
 const char *ccurses_terminal_name(void) { return termname(); }
 
 ccurses_window *ccurses_screen(void) { return (ccurses_window *)stdscr; }

@@ -15,6 +15,8 @@ public final class Downsampler {
     private var blue = ScratchBuffer<UInt32>()
     /// Vertical-pass accumulators for one output row (r, g, b interleaved).
     private var accumulator = ScratchBuffer<Int>()
+    /// The source's own colours, to snap blended pixels back to (see `ScalingOptions.snapsToFrameColors`).
+    private var palette = FramePalette()
 
     private struct AxisKey: Hashable {
         let source: Int
@@ -36,7 +38,7 @@ public final class Downsampler {
         if let scale = layout.integerScale {
             drawReplicated(frame, source: source, at: layout.picture, scale: scale, on: &canvas)
         } else {
-            drawAveraged(frame, source: source, at: layout.picture, on: &canvas)
+            drawAveraged(frame, source: source, at: layout.picture, snapping: options.snapsToFrameColors, on: &canvas)
         }
         return layout
     }
@@ -85,7 +87,11 @@ public final class Downsampler {
 
     /// Separable box filter: a horizontal pass per source row into three channel planes, then a
     /// vertical pass per output row, with integer weights that sum exactly to 1 on each axis.
-    private func drawAveraged(_ frame: FrameSource, source: PixelRect, at picture: PixelRect, on canvas: inout CellCanvas) {
+    /// With `snapping`, a source of at most `FramePalette.limit` colours has each result replaced
+    /// by the nearest of its own colours (hard edges, no blends).
+    private func drawAveraged(_ frame: FrameSource, source: PixelRect, at picture: PixelRect, snapping: Bool,
+                              on canvas: inout CellCanvas) {
+        palette.reset()
         let horizontal = weights(source: source.width, output: picture.width)
         let vertical = weights(source: source.height, output: picture.height)
         let outputWidth = picture.width
@@ -105,6 +111,9 @@ public final class Downsampler {
                                        count: source.width, into: row)
                 let base = sourceY &* outputWidth
                 let r = redPlane + base, g = greenPlane + base, b = bluePlane + base
+                if snapping && !palette.isOverLimit {
+                    for x in 0..<source.width { palette.insert(row[x]) }
+                }
                 if identityColumns {
                     for x in 0..<outputWidth {
                         let pixel = row[x]
@@ -135,6 +144,7 @@ public final class Downsampler {
 
         // Vertical pass: per output row, weighted sums of the horizontal results, straight into the canvas.
         let columns = canvas.columns
+        let snaps = snapping && !palette.isOverLimit && !palette.colors.isEmpty
         let rounding = 1 << (2 * AxisWeights.shift - 1)
         let shift = 2 * AxisWeights.shift
         canvas.cells.withUnsafeMutableBufferPointer { cellBuffer in
@@ -152,7 +162,8 @@ public final class Downsampler {
                             let r = (redPlane[base &+ x] &+ UInt32(AxisWeights.one >> 1)) >> UInt32(AxisWeights.shift)
                             let g = (greenPlane[base &+ x] &+ UInt32(AxisWeights.one >> 1)) >> UInt32(AxisWeights.shift)
                             let b = (bluePlane[base &+ x] &+ UInt32(AxisWeights.one >> 1)) >> UInt32(AxisWeights.shift)
-                            Downsampler.store(RGBColor(rawValue: min(255, r) << 16 | min(255, g) << 8 | min(255, b)), isTop: isTop, in: &rowCells[x])
+                            let color = RGBColor(rawValue: min(255, r) << 16 | min(255, g) << 8 | min(255, b))
+                            Downsampler.store(snaps ? palette.nearest(color) : color, isTop: isTop, in: &rowCells[x])
                         }
                         continue
                     }
@@ -174,7 +185,8 @@ public final class Downsampler {
                         let r = UInt32(min(255, s[0] >> shift))
                         let g = UInt32(min(255, s[1] >> shift))
                         let b = UInt32(min(255, s[2] >> shift))
-                        Downsampler.store(RGBColor(rawValue: r << 16 | g << 8 | b), isTop: isTop, in: &rowCells[x])
+                        let color = RGBColor(rawValue: r << 16 | g << 8 | b)
+                        Downsampler.store(snaps ? palette.nearest(color) : color, isTop: isTop, in: &rowCells[x])
                         s += 3
                     }
                 }

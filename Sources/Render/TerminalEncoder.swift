@@ -1,6 +1,11 @@
 /// Turns a `CellCanvas` into the escape sequences that bring the terminal from what this
 /// encoder wrote last time to the canvas: only changed cells, the cheapest cursor moves, no
-/// repeated SGR, spaces where a cell is one colour, optionally inside synchronized output.
+/// repeated SGR, optionally inside synchronized output. Per cell it picks the cheapest form:
+/// only the SGR half (foreground or background) that differs; `▄` instead of `▀` when the
+/// colours in effect are the other way round; a space (or `█` when the colour is the foreground
+/// in effect) for a cell whose halves match; `38;5;n` in 24-bit mode when the colour is exactly
+/// one of the xterm 256-colour cube or grey entries; and REP (`CSI n b`) for a run of identical
+/// cells, only where the terminal says it has it (`repeatsCharacters`).
 ///
 /// The encoder remembers what the terminal shows (per cell, after colour reduction) and which
 /// colours are in effect. Anything else that writes to the terminal must be followed by
@@ -13,8 +18,16 @@ public final class TerminalEncoder {
     }
     /// Wrap each non-empty frame in `CSI ? 2026 h` … `CSI ? 2026 l` (synchronized output).
     public var synchronizedOutput: Bool
+    /// The terminal knows REP (`CSI n b`, repeat the last character): runs of identical cells
+    /// are sent as one cell and a count. Off unless the terminal said so (terminfo `rep`).
+    public var repeatsCharacters = false
+    /// In 24-bit mode, send a colour that is exactly an xterm palette entry 16–255 as `38;5;n`
+    /// (8–10 bytes shorter). Entries 0–15 are never used: users recolour those.
+    public var usesExactPaletteIndices = true
 
     /// A cell as the terminal shows it: colours reduced to the mode's codes, spaces normalised.
+    /// A picture cell is kept as `▀` top-over-bottom whichever glyph drew it (`▄` with the colours
+    /// swapped, or `█`/space when both halves match, look the same).
     private struct ScreenCell: Equatable {
         var character: UInt32
         var foreground: UInt32
@@ -103,9 +116,27 @@ public final class TerminalEncoder {
                         if synchronizedOutput { output.append(contentsOf: TerminalEncoder.beginSynchronized) }
                     }
                     moveCursor(toRow: row, column: column, screen: shownCells, output: &output)
-                    write(shown, output: &output)
+                    let glyphLength = write(shown, output: &output)
                     shownCells[index] = shown
                     cursorColumn += 1
+                    if repeatsCharacters && column + 1 < width {
+                        // The same cell again and again (a sky, a floor): one REP instead of each glyph.
+                        var runEnd = column + 1
+                        while runEnd < width && reduce(cells[rowStart &+ runEnd]) == shown { runEnd += 1 }
+                        let count = runEnd - column - 1
+                        if count > 0 && 3 + DecimalDigits.width(count) < count * glyphLength {
+                            output.append(0x1B)
+                            output.append(0x5B)
+                            digits.append(count, to: &output)
+                            output.append(0x62)  // b
+                            for repeated in (index + 1)..<(rowStart + runEnd) {
+                                last[repeated] = cells[repeated]
+                                shownCells[repeated] = shown
+                            }
+                            cursorColumn += count
+                            // The main loop resumes after the run: those cells are now unchanged.
+                        }
+                    }
                     if cursorColumn >= width {
                         // The cursor sits on the last column with a wrap pending: position unknown.
                         cursorRow = -1
@@ -189,26 +220,79 @@ public final class TerminalEncoder {
         return true
     }
 
-    /// Writes one cell: the SGR changes it needs (none if its colours are in effect), then its glyph.
+    /// Writes one cell in its cheapest form: the SGR changes it needs (none if its colours are in
+    /// effect), then its glyph. Returns the glyph's length in bytes (what a REP of it saves per cell).
     @inline(__always)
-    private func write(_ cell: ScreenCell, output: inout [UInt8]) {
-        let needsForeground = cell.character != Cell.space && cell.foreground != currentForeground
-        let needsBackground = cell.background != currentBackground
+    private func write(_ cell: ScreenCell, output: inout [UInt8]) -> Int {
+        var glyph = cell.character
+        var foreground = cell.foreground
+        var background = cell.background
+        if glyph == Cell.space {
+            // One colour: a space in it as background, or a full block when it is the
+            // foreground in effect (3 bytes instead of an SGR).
+            if background != currentBackground && background == currentForeground {
+                glyph = TerminalEncoder.fullBlock
+                foreground = background
+                background = currentBackground
+            }
+        } else if glyph == Cell.upperHalfBlock {
+            // `▄` draws the bottom in the foreground: cheaper when the colours in effect match that way.
+            let upper = sgrCost(foreground: foreground, background: background)
+            let lower = sgrCost(foreground: background, background: foreground)
+            if lower < upper {
+                glyph = TerminalEncoder.lowerHalfBlock
+                swap(&foreground, &background)
+            }
+        }
+        let needsForeground = glyph != Cell.space && foreground != currentForeground
+        let needsBackground = glyph != TerminalEncoder.fullBlock && background != currentBackground
         if needsForeground || needsBackground {
             output.append(0x1B)
             output.append(0x5B)
             if needsForeground {
-                appendColor(cell.foreground, isForeground: true, output: &output)
-                currentForeground = cell.foreground
+                appendColor(foreground, isForeground: true, output: &output)
+                currentForeground = foreground
             }
             if needsBackground {
                 if needsForeground { output.append(0x3B) }
-                appendColor(cell.background, isForeground: false, output: &output)
-                currentBackground = cell.background
+                appendColor(background, isForeground: false, output: &output)
+                currentBackground = background
             }
             output.append(0x6D)  // m
         }
-        appendUTF8(cell.character, output: &output)
+        return appendUTF8(glyph, output: &output)
+    }
+
+    /// `▄` U+2584 and `█` U+2588: the other forms of a picture cell.
+    static let lowerHalfBlock: UInt32 = 0x2584
+    static let fullBlock: UInt32 = 0x2588
+
+    /// Bytes of the SGR that sets these colours from the ones in effect (0 when none is needed).
+    @inline(__always)
+    private func sgrCost(foreground: UInt32, background: UInt32) -> Int {
+        let needsForeground = foreground != currentForeground
+        let needsBackground = background != currentBackground
+        if !needsForeground && !needsBackground { return 0 }
+        var cost = 3
+        if needsForeground { cost += parameterLength(foreground) }
+        if needsBackground { cost += parameterLength(background) }
+        if needsForeground && needsBackground { cost += 1 }
+        return cost
+    }
+
+    /// Length of `appendColor`'s parameters for a colour code.
+    @inline(__always)
+    private func parameterLength(_ code: UInt32) -> Int {
+        switch code >> 24 {
+        case 0:
+            if usesExactPaletteIndices, let index = PaletteMatcher.exactIndex256(RGBColor(rawValue: code)) {
+                return 5 + DecimalDigits.width(index)
+            }
+            return 9 + DecimalDigits.width(Int((code >> 16) & 0xFF)) + DecimalDigits.width(Int((code >> 8) & 0xFF))
+                + DecimalDigits.width(Int(code & 0xFF))
+        case 1: return 5 + DecimalDigits.width(Int(code & 0xFF))
+        default: return (code & 0xFF) < 8 ? 2 : 3  // about: 9x is 2 digits, 10x is 3
+        }
     }
 
     /// SGR parameters for one colour code: `38;2;r;g;b`, `38;5;n`, or an ANSI 30–37/90–97 number
@@ -216,6 +300,13 @@ public final class TerminalEncoder {
     @inline(__always)
     private func appendColor(_ code: UInt32, isForeground: Bool, output: inout [UInt8]) {
         switch code >> 24 {
+        case 0 where usesExactPaletteIndices && PaletteMatcher.exactIndex256(RGBColor(rawValue: code)) != nil:
+            output.append(isForeground ? 0x33 : 0x34)
+            output.append(0x38)
+            output.append(0x3B)
+            output.append(0x35)  // 5
+            output.append(0x3B)
+            digits.append(PaletteMatcher.exactIndex256(RGBColor(rawValue: code))!, to: &output)
         case 0:
             output.append(isForeground ? 0x33 : 0x34)  // 3 or 4
             output.append(0x38)  // 8
@@ -241,23 +332,29 @@ public final class TerminalEncoder {
         }
     }
 
+    /// Appends one scalar as UTF-8; returns its length.
     @inline(__always)
-    private func appendUTF8(_ value: UInt32, output: inout [UInt8]) {
+    @discardableResult
+    private func appendUTF8(_ value: UInt32, output: inout [UInt8]) -> Int {
         switch value {
         case 0..<0x80:
             output.append(UInt8(value))
+            return 1
         case 0x80..<0x800:
             output.append(UInt8(0xC0 | value >> 6))
             output.append(UInt8(0x80 | value & 0x3F))
+            return 2
         case 0x800..<0x10000:
             output.append(UInt8(0xE0 | value >> 12))
             output.append(UInt8(0x80 | (value >> 6) & 0x3F))
             output.append(UInt8(0x80 | value & 0x3F))
+            return 3
         default:
             output.append(UInt8(0xF0 | value >> 18))
             output.append(UInt8(0x80 | (value >> 12) & 0x3F))
             output.append(UInt8(0x80 | (value >> 6) & 0x3F))
             output.append(UInt8(0x80 | value & 0x3F))
+            return 4
         }
     }
 }

@@ -23,6 +23,8 @@ int ccurses_rows(void);
 int ccurses_columns(void);
 /// How many colours the terminal has (COLORS).
 int ccurses_colors(void);
+/// 1 when the terminal's terminfo entry has the string capability `name` (e.g. "rep"), else 0.
+int ccurses_has_string_capability(const char *name);
 /// The terminal type ncurses drives (TERM, or the type a headless terminal was opened with).
 const char *ccurses_terminal_name(void);
 

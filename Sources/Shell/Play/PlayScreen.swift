@@ -29,7 +29,8 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
         clock = { [unowned terminal] in terminal.now }
         cadence = DisplayCadence(start: terminal.now)
         picture = PlayPicture(colorMode: session.colorMode, integerScale: session.integerScale,
-                              synchronizedOutput: terminal.synchronizedOutput)
+                              synchronizedOutput: terminal.synchronizedOutput, repeatsCharacters: terminal.repeatsCharacters,
+                              pacing: session.linkPacing)
         let skinResult = services.skins.skin(for: session.system)
         skin = skinResult.skin
         let notices = (services.takeConfigNotice().map { [$0] } ?? []) + skinResult.errors.map(\.description)
@@ -43,6 +44,11 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
     // MARK: Screen
 
     func handle(_ event: InputEvent, now: ContinuousClock.Instant, actions: inout [AppAction]) -> EventResult {
+        if case .cursorPosition = event {
+            // The answer to the probe after a frame: the link has carried it.
+            picture.pacer.replyReceived(now: now)
+            return .consumed
+        }
         if case .key(let key) = event, key.kind != .release, key.modifiers == .control, key.key == .character("l") {
             picture.invalidate()
             needsRender = true
@@ -78,6 +84,8 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
 
     private func repaintFully() {
         status.markStale()
+        // Answers to probes sent before a menu opened went to the menu.
+        picture.pacer.forgetFramesInFlight()
         picture.invalidate()
         needsRender = true
     }
@@ -99,17 +107,20 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
             if !(session.lastFrame.map(frame.hasSamePicture) ?? false) { needsRender = true }
             session.lastFrame = frame
         }
+        status.linkStats = picture.pacer.stats
         if status.update(coreStatus, session: session, input: session.input, now: now) { needsRender = true }
         if session.notice?.text != shownNotice {
             shownNotice = session.notice?.text
             needsRender = true
         }
         if needsRender && !session.isHeldByMenu {
-            needsRender = false
             let before = try? ThreadCPUTime.current()
-            render(context: context, coreStatus: coreStatus, now: now)
+            // A busy link skips the frame (needsRender stays set: the next tick draws the newest).
+            if render(context: context, coreStatus: coreStatus, now: now, paced: true) {
+                needsRender = false
+                renderCount += 1
+            }
             if let before, let after = try? ThreadCPUTime.current() { renderCPU += after - before }
-            renderCount += 1
         }
         let fps = min(max(coreStatus.avInfo?.framesPerSecond ?? 60, 30), 60)
         return cadence.timeUntilNextTick(now: now, period: .nanoseconds(Int64(1e9 / fps)))
@@ -123,7 +134,10 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
         render(context: context, coreStatus: coreStatus, now: now)
     }
 
-    private func render(context: DrawContext, coreStatus: CoreThread.Status, now: ContinuousClock.Instant) {
+    /// Draws (paced: only if the link has room). Returns false when the frame was skipped.
+    @discardableResult
+    private func render(context: DrawContext, coreStatus: CoreThread.Status, now: ContinuousClock.Instant,
+                        paced: Bool = false) -> Bool {
         let columns = context.columns
         let rows = context.rows
         let layout = currentLayout(columns: columns, rows: rows)
@@ -136,15 +150,24 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
             tooSmallMessage: tooSmall
                 ? "Terminal too small: \(columns)x\(rows), this skin needs \(max(layout.requiredColumns, TerminalLimits.minimumColumns))x\(max(layout.requiredRows, TerminalLimits.minimumRows))"
                 : nil)
-        context.writeRaw(picture.render(content, columns: columns, rows: rows))
+        if !paced {
+            context.writeRaw(picture.render(content, columns: columns, rows: rows))
+            return true
+        }
+        guard let bytes = picture.renderPaced(content, columns: columns, rows: rows, now: now) else { return false }
+        context.writeRaw(bytes)
+        return true
     }
 
     func currentLayout(columns: Int, rows: Int) -> SkinLayout {
         let statusRows = session.statusBarVisible ? 1 : 0
+        // The frame's size lets the legend and border give way for a whole scale (sharp pixels).
+        let pictureSize = session.lastFrame.map { FrameSize(width: $0.width, height: $0.height) }
         if session.system == .nds {
-            return skin.layout(terminalColumns: columns, rows: rows, statusBarRows: statusRows, dsLayout: session.dsLayout)
+            return skin.layout(terminalColumns: columns, rows: rows, statusBarRows: statusRows, dsLayout: session.dsLayout,
+                               pictureSize: pictureSize)
         }
-        return skin.layout(terminalColumns: columns, rows: rows, statusBarRows: statusRows)
+        return skin.layout(terminalColumns: columns, rows: rows, statusBarRows: statusRows, pictureSize: pictureSize)
     }
 
     private func updateTouchScreen(_ layout: SkinLayout) {
