@@ -18,7 +18,7 @@ public struct LinkPacer: Sendable {
     /// Frames whose answer has not come back yet, at most.
     public static let maximumFramesInFlight = 2
     /// An answer later than this is given up on (a terminal that never answers `CSI 6 n`).
-    public static let replyTimeout = Duration.seconds(2)
+    public static let replyTimeout = Duration.seconds(1)
     /// Moves the cursor to the bottom row first, so the answer's row is never 1: `CSI 1;m R` is
     /// also what F3 with modifiers sends.
     public static let probe: [UInt8] = Array("\u{1B}[9999;1H\u{1B}[6n".utf8)
