@@ -21,6 +21,10 @@ public final class TerminalEncoder {
     /// The terminal knows REP (`CSI n b`, repeat the last character): runs of identical cells
     /// are sent as one cell and a count. Off unless the terminal said so (terminfo `rep`).
     public var repeatsCharacters = false
+    /// The terminal knows DCH and ICH (`CSI n P`, `CSI n @`): a row whose picture moved sideways
+    /// by 1–3 cells (a scrolling game) is shifted in place and only what is new is written.
+    /// Off unless the terminal said so (terminfo `dch` and `ich`).
+    public var shiftsRows = false
     /// In 24-bit mode, send a colour that is exactly an xterm palette entry 16–255 as `38;5;n`
     /// (8–10 bytes shorter). Entries 0–15 are never used: users recolour those.
     public var usesExactPaletteIndices = true
@@ -104,6 +108,13 @@ public final class TerminalEncoder {
             let cells = cellBuffer.baseAddress!, last = lastBuffer.baseAddress!, shownCells = screenBuffer.baseAddress!
             for row in 0..<height {
                 let rowStart = row &* width
+                if shiftsRows, let shift = rowShift(row: row, cells: cells, last: last, screen: shownCells) {
+                    if !started {
+                        started = true
+                        if synchronizedOutput { output.append(contentsOf: TerminalEncoder.beginSynchronized) }
+                    }
+                    apply(shift, row: row, last: last, screen: shownCells, output: &output)
+                }
                 for column in 0..<width {
                     let index = rowStart &+ column
                     let cell = cells[index]
@@ -147,6 +158,84 @@ public final class TerminalEncoder {
         }}}
         if started && synchronizedOutput { output.append(contentsOf: TerminalEncoder.endSynchronized) }
         return output.count - startCount
+    }
+
+    /// A sideways move of part of a row: cells `start..<end` now show what was `distance` cells to
+    /// the right (negative: to the left).
+    private struct RowShift {
+        var start: Int
+        var end: Int
+        var distance: Int
+    }
+
+    /// One row's reduced cells, for `rowShift`.
+    private var rowScratch: [ScreenCell] = []
+
+    /// The shift of the changed part of `row` that leaves the most cells already right, when it
+    /// saves more than the two cursor moves and DCH/ICH cost.
+    private func rowShift(row: Int, cells: UnsafePointer<Cell>, last: UnsafePointer<Cell>,
+                          screen: UnsafePointer<ScreenCell>) -> RowShift? {
+        let rowStart = row &* columns
+        var first = -1, lastChanged = -1
+        for x in 0..<columns where cells[rowStart &+ x] != last[rowStart &+ x] {
+            if first < 0 { first = x }
+            lastChanged = x
+        }
+        guard first >= 0, lastChanged - first >= 16 else { return nil }
+        let start = first, end = lastChanged + 1
+        rowScratch.removeAll(keepingCapacity: true)
+        for x in start..<end { rowScratch.append(reduce(cells[rowStart &+ x])) }
+        var unshifted = 0
+        for x in start..<end where rowScratch[x - start] == screen[rowStart &+ x] { unshifted += 1 }
+        var best = 0, bestMatches = unshifted
+        for distance in [1, -1, 2, -2, 3, -3] {
+            var matches = 0
+            for x in max(start, start - distance)..<min(end, end - distance)
+            where rowScratch[x - start] == screen[rowStart &+ x &+ distance] {
+                matches += 1
+            }
+            if matches > bestMatches {
+                best = distance
+                bestMatches = matches
+            }
+        }
+        // Each cell already right saves a glyph and often an SGR (≥ 4 bytes); the shift costs ~20.
+        guard best != 0, (bestMatches - unshifted) * 4 > 24 else { return nil }
+        return RowShift(start: start, end: end, distance: best)
+    }
+
+    /// Shifts the row on the terminal with DCH and ICH (the part right of `end` ends where it
+    /// was), and in the remembered screen; the cells it touched are compared afresh.
+    private func apply(_ shift: RowShift, row: Int, last: UnsafeMutablePointer<Cell>, screen: UnsafeMutablePointer<ScreenCell>,
+                       output: inout [UInt8]) {
+        let count = abs(shift.distance)
+        let deleteAt = shift.distance > 0 ? shift.start : shift.end - count
+        let insertAt = shift.distance > 0 ? shift.end - count : shift.start
+        moveCursor(toRow: row, column: deleteAt, screen: screen, output: &output)
+        appendControl(count, final: 0x50, output: &output)  // P: DCH
+        moveCursor(toRow: row, column: insertAt, screen: screen, output: &output)
+        appendControl(count, final: 0x40, output: &output)  // @: ICH
+        let rowStart = row &* columns
+        let unknown = ScreenCell(character: TerminalEncoder.unknown, foreground: TerminalEncoder.unknown,
+                                 background: TerminalEncoder.unknown)
+        if shift.distance > 0 {
+            for x in shift.start..<(shift.end - count) { screen[rowStart &+ x] = screen[rowStart &+ x &+ count] }
+            for x in (shift.end - count)..<shift.end { screen[rowStart &+ x] = unknown }
+        } else {
+            for x in stride(from: shift.end - 1, through: shift.start + count, by: -1) {
+                screen[rowStart &+ x] = screen[rowStart &+ x &- count]
+            }
+            for x in shift.start..<(shift.start + count) { screen[rowStart &+ x] = unknown }
+        }
+        for x in shift.start..<shift.end { last[rowStart &+ x] = TerminalEncoder.unknownCell }
+    }
+
+    /// `CSI n final` (n omitted when 1).
+    private func appendControl(_ count: Int, final: UInt8, output: inout [UInt8]) {
+        output.append(0x1B)
+        output.append(0x5B)
+        if count != 1 { digits.append(count, to: &output) }
+        output.append(final)
     }
 
     static let beginSynchronized: [UInt8] = Array("\u{1B}[?2026h".utf8)

@@ -17,6 +17,7 @@ public final class HeadlessTerminal: TerminalDevice {
     public private(set) var columns: Int
     public private(set) var synchronizedOutput = false
     public var repeatsCharacters: Bool { Terminfo.hasStringCapability("rep") }
+    public var editsLines: Bool { Terminfo.hasStringCapability("dch") && Terminfo.hasStringCapability("ich") }
     public private(set) var hasHungUp = false
     public private(set) var now: ContinuousClock.Instant
     /// Every byte written so far, in order.

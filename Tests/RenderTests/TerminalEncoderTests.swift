@@ -54,6 +54,7 @@ final class TerminalEncoderTests: XCTestCase {
                 let synchronized = Bool.random(using: &generator)
                 let encoder = TerminalEncoder(colorMode: mode, synchronizedOutput: synchronized)
                 encoder.repeatsCharacters = Bool.random(using: &generator)
+                encoder.shiftsRows = Bool.random(using: &generator)
                 let terminal = VirtualTerminal(columns: columns, rows: rows)
                 var canvas = try randomCanvas(columns: columns, rows: rows, using: &generator)
                 var bytes: [UInt8] = []
@@ -228,6 +229,47 @@ final class TerminalEncoderTests: XCTestCase {
         var short = CellCanvas(columns: 3, rows: 1, background: a)
         short.put(Cell(top: b, bottom: a), column: 0, row: 0)
         XCTAssertFalse(try encodeChecked(short, repeats: true).text.contains("b"))
+    }
+
+    func testAScrolledPictureShiftsRowsAndWritesOnlyTheNewColumn() throws {
+        // A 60-pixel-wide "game" between a left and a right panel, scrolled 1 pixel per frame.
+        var generator = SeededGenerator(seed: 11)
+        let palette = (0..<12).map { _ in RGBColor(rawValue: UInt32.random(in: 0...0xFF_FFFF, using: &generator)) }
+        let world = (0..<(200 * 16)).map { _ in palette.randomElement(using: &generator)! }
+        func frame(scroll: Int) -> CellCanvas {
+            var canvas = CellCanvas(columns: 80, rows: 8, background: RGBColor(rawValue: 0x202020))
+            canvas.put(text: "LEFT", column: 0, row: 0, foreground: .white, background: .black)
+            canvas.put(text: "RIGHT PANEL", column: 69, row: 3, foreground: .white, background: .black)
+            for y in 0..<16 {
+                for x in 0..<60 { canvas.setPixel(x: 5 + x, y: y, to: world[y * 200 + (x + scroll) % 200]) }
+            }
+            return canvas
+        }
+        for distance in [1, -2, 3] {
+            let encoder = TerminalEncoder(colorMode: .trueColor, synchronizedOutput: false)
+            encoder.shiftsRows = true
+            let terminal = VirtualTerminal(columns: 80, rows: 8)
+            var bytes: [UInt8] = []
+            encoder.encode(frame(scroll: 10), into: &bytes)
+            try terminal.feed(bytes)
+            let full = bytes.count
+            bytes.removeAll()
+            let scrolled = frame(scroll: 10 + distance)
+            encoder.encode(scrolled, into: &bytes)
+            try terminal.feed(bytes)
+            assertScreen(terminal, shows: scrolled, mode: .trueColor, "scrolled by \(distance)")
+            let text = String(decoding: bytes, as: UTF8.self)
+            XCTAssertTrue(text.contains("P") && text.contains("@"), text.debugDescription)
+            // Eight rows of shift commands and the new column(s): a small part of a full frame.
+            XCTAssertLessThan(bytes.count, full / 4, "scrolled by \(distance)")
+            // Without DCH/ICH every moved cell is written again.
+            let plain = TerminalEncoder(colorMode: .trueColor, synchronizedOutput: false)
+            var plainBytes: [UInt8] = []
+            plain.encode(frame(scroll: 10), into: &plainBytes)
+            plainBytes.removeAll()
+            plain.encode(scrolled, into: &plainBytes)
+            XCTAssertGreaterThan(plainBytes.count, bytes.count * 3)
+        }
     }
 
     func testPaletteModesEmitIndexedColours() throws {

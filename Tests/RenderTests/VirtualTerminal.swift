@@ -144,6 +144,21 @@ final class VirtualTerminal {
             let count = max(1, (parameters.first ?? nil) ?? 1)
             guard !wrapPending, cursorColumn + count < columns else { throw ParseError(description: "CUF \(count) past the right edge") }
             cursorColumn += count
+        case (0x50, false), (0x40, false):  // P: DCH, @: ICH (blanks in the current colours)
+            let count = max(1, (parameters.first ?? nil) ?? 1)
+            let rowStart = cursorRow * columns
+            var line = Array(cells[rowStart..<(rowStart + columns)])
+            let blank = Glyph(character: Cell.space, foreground: foreground, background: background)
+            let n = min(count, columns - cursorColumn)
+            if final == 0x50 {
+                line.removeSubrange(cursorColumn..<(cursorColumn + n))
+                line += Array(repeating: blank, count: n)
+            } else {
+                line.insert(contentsOf: Array(repeating: blank, count: n), at: cursorColumn)
+                line.removeLast(n)
+            }
+            cells.replaceSubrange(rowStart..<(rowStart + columns), with: line)
+            wrapPending = false
         case (0x62, false):  // b: REP, the last character again
             guard let character = lastPrinted else { throw ParseError(description: "REP with nothing printed before") }
             let count = max(1, (parameters.first ?? nil) ?? 1)

@@ -18,10 +18,12 @@ final class PlayPicture {
     /// - Parameter synchronizedOutput: wrap frames in mode 2026 (only where the terminal said it knows it).
     /// - Parameter repeatsCharacters: the terminal has REP (`CSI n b`; terminfo `rep`).
     /// - Parameter pacing: hold frames back on a slow link (off only to compare, in `make bench`).
+    /// - Parameter editsLines: the terminal has DCH and ICH (terminfo `dch`, `ich`): scrolled rows are shifted.
     init(colorMode: ColorMode, integerScale: Bool, synchronizedOutput: Bool, repeatsCharacters: Bool = false,
-         pacing: Bool = true) {
+         editsLines: Bool = false, pacing: Bool = true) {
         renderer = FrameRenderer(colorMode: colorMode, synchronizedOutput: synchronizedOutput)
         renderer.encoder.repeatsCharacters = repeatsCharacters
+        renderer.encoder.shiftsRows = editsLines
         self.integerScale = integerScale
         requestedColorMode = colorMode
         pacer = LinkPacer(isEnabled: pacing)

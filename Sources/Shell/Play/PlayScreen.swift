@@ -30,6 +30,7 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
         cadence = DisplayCadence(start: terminal.now)
         picture = PlayPicture(colorMode: session.colorMode, integerScale: session.integerScale,
                               synchronizedOutput: terminal.synchronizedOutput, repeatsCharacters: terminal.repeatsCharacters,
+                              editsLines: terminal.editsLines,
                               pacing: session.linkPacing)
         let skinResult = services.skins.skin(for: session.system)
         skin = skinResult.skin
