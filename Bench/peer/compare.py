@@ -193,7 +193,7 @@ def main():
                                   env=dict(os.environ, PHOSPHOR_HOME=tempfile.mkdtemp(dir=scratch)))
         if headless.returncode == 0 and os.path.exists(shot):
             colour_counts["frame"] = png_colours(shot)
-        for name, _, _ in programs:
+        for name, _, _ in programs[:2]:
             saved = os.path.join(scratch, f"{name}-{frames}.out")
             if isinstance(rows.get(name), list) and os.path.exists(saved):
                 with open(saved, "rb") as file:

@@ -19,7 +19,9 @@ ESC = 0x1B
 
 
 def replay(data, cols, rows):
-    """Returns the grid: rows x cols of (character, foreground, background)."""
+    """Returns the screens: each grid (rows x cols of (character, foreground, background)) as
+    it was before a clear, and the final one. Programs clear the screen on their way out."""
+    screens = []
     blank = (" ", None, None)
     grid = [[blank] * cols for _ in range(rows)]
     row = column = 0
@@ -63,6 +65,7 @@ def replay(data, cols, rows):
                     for _ in range(first or 1):
                         put(last)
                 elif final == "J" and (first or 0) == 2:
+                    screens.append(grid)
                     grid = [[(" ", None, bg)] * cols for _ in range(rows)]
                 elif final == "m":
                     values = [v if v is not None else 0 for v in numbers] or [0]
@@ -112,7 +115,7 @@ def replay(data, cols, rows):
             column = max(0, column - 1)
         elif ch >= " ":
             put(ch)
-    return grid
+    return screens + [grid]
 
 
 def cube(index):
@@ -134,9 +137,9 @@ def resolve(colour):
     return cube(colour[1])
 
 
-def screen_colours(data, cols, rows):
+def grid_colours(grid):
     colours = set()
-    for line in replay(data, cols, rows):
+    for line in grid:
         for ch, fg, bg in line:
             if ch == "█":
                 colours.add(resolve(fg))
@@ -147,6 +150,13 @@ def screen_colours(data, cols, rows):
                 colours.add(resolve(bg))
     colours.discard("default")
     return len(colours)
+
+
+def screen_colours(data, cols, rows):
+    """Colours of the last screen that showed anything."""
+    counts = [grid_colours(grid) for grid in replay(data, cols, rows)]
+    shown = [count for count in counts if count > 0]
+    return shown[-1] if shown else 0
 
 
 def png_colours(path):

@@ -1,7 +1,8 @@
 import PhosphorKit
 
 /// Draws a rectangle of a frame into a rectangle of canvas cells: pixel-format conversion,
-/// aspect-correct fitting, area-average downsampling (or exact integer scaling), bars.
+/// aspect-correct fitting, exact integer scaling, nearest-neighbour down to half size, area
+/// averaging (snapped to the frame's own colours when it has few) below that, bars.
 ///
 /// Keeps its scratch buffers and weight tables between frames, so a frame at an unchanged
 /// size allocates nothing. Not thread-safe: one instance per rendering thread (the UI thread).
@@ -37,6 +38,12 @@ public final class Downsampler {
         guard !layout.picture.isEmpty, !source.isEmpty else { return layout }
         if let scale = layout.integerScale {
             drawReplicated(frame, source: source, at: layout.picture, scale: scale, on: &canvas)
+        } else if options.snapsToFrameColors, layout.picture.width * 2 >= source.width, layout.picture.height * 2 >= source.height,
+                  hasFewColors(frame, source: source) {
+            // Pixel art down to half size (each output pixel covers under two source pixels a
+            // side): the nearest one keeps edges hard and colours exact, at a fraction of the
+            // averaging cost. Photos and 3D scenes (many colours) are averaged.
+            drawNearest(frame, source: source, at: layout.picture, on: &canvas)
         } else {
             drawAveraged(frame, source: source, at: layout.picture, snapping: options.snapsToFrameColors, on: &canvas)
         }
@@ -72,6 +79,46 @@ public final class Downsampler {
                             index &+= 1
                         }
                     }
+                }
+            }
+        }
+    }
+
+    /// Whether the source has at most `FramePalette.limit` colours (stops at the first one over).
+    private func hasFewColors(_ frame: FrameSource, source: PixelRect) -> Bool {
+        palette.reset()
+        let row = rowBuffer.pointer(capacity: source.width)
+        let bytesPerPixel = frame.format.bytesPerPixel
+        for sourceY in 0..<source.height {
+            frame.format.decodeRow(frame.bytes, offset: (source.y + sourceY) * frame.pitch + source.x * bytesPerPixel,
+                                   count: source.width, into: row)
+            for x in 0..<source.width { palette.insert(row[x]) }
+            if palette.isOverLimit { return false }
+        }
+        return true
+    }
+
+    /// Nearest-neighbour sampling: output pixel (x, y) shows the source pixel under its centre.
+    private func drawNearest(_ frame: FrameSource, source: PixelRect, at picture: PixelRect, on canvas: inout CellCanvas) {
+        let row = rowBuffer.pointer(capacity: source.width)
+        let columns = canvas.columns
+        let bytesPerPixel = frame.format.bytesPerPixel
+        var decodedRow = -1
+        canvas.cells.withUnsafeMutableBufferPointer { cells in
+            for outputY in 0..<picture.height {
+                let sourceY = min(source.height - 1, (2 * outputY + 1) * source.height / (2 * picture.height))
+                if sourceY != decodedRow {
+                    frame.format.decodeRow(frame.bytes, offset: (source.y + sourceY) * frame.pitch + source.x * bytesPerPixel,
+                                           count: source.width, into: row)
+                    decodedRow = sourceY
+                }
+                let y = picture.y + outputY
+                let isTop = y & 1 == 0
+                var index = (y >> 1) * columns + picture.x
+                for outputX in 0..<picture.width {
+                    let sourceX = min(source.width - 1, (2 * outputX + 1) * source.width / (2 * picture.width))
+                    Downsampler.store(RGBColor(rawValue: row[sourceX]), isTop: isTop, in: &cells[index])
+                    index &+= 1
                 }
             }
         }

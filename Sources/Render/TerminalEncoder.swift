@@ -28,6 +28,8 @@ public final class TerminalEncoder {
     /// In 24-bit mode, send a colour that is exactly an xterm palette entry 16–255 as `38;5;n`
     /// (8–10 bytes shorter). Entries 0–15 are never used: users recolour those.
     public var usesExactPaletteIndices = true
+    /// Pick `▄` or `█` where they save a colour change (off only to measure what they save).
+    public var choosesCheaperGlyphs = true
 
     /// A cell as the terminal shows it: colours reduced to the mode's codes, spaces normalised.
     /// A picture cell is kept as `▀` top-over-bottom whichever glyph drew it (`▄` with the colours
@@ -316,7 +318,9 @@ public final class TerminalEncoder {
         var glyph = cell.character
         var foreground = cell.foreground
         var background = cell.background
-        if glyph == Cell.space {
+        if !choosesCheaperGlyphs {
+            // Measuring: `▀` and spaces only.
+        } else if glyph == Cell.space {
             // One colour: a space in it as background, or a full block when it is the
             // foreground in effect (3 bytes instead of an SGR).
             if background != currentBackground && background == currentForeground {

@@ -10,6 +10,8 @@ import Render
 //                         [--chafa RESULTS.tsv] DIR...
 //       renders every frame directory at every canvas size and prints a Markdown table;
 //       with --chafa, chafa_bench's results (same directories) go in the columns beside ours.
+//   phosphor-bench encoder-steps DIR
+//       bytes per frame of consecutive frames as each encoder choice is switched on in turn.
 //   phosphor-bench show [--color M] [--size COLSxROWS] [--fps N] DIR
 //       plays a frame directory on this terminal (for looking at the output by eye).
 
@@ -148,6 +150,8 @@ do {
         try runRender(Array(arguments.dropFirst()))
     case "show"?:
         try runShow(Array(arguments.dropFirst()))
+    case "encoder-steps"?:
+        try EncoderSteps.run(Array(arguments.dropFirst()))
     default:
         throw UsageError(description: "usage: phosphor-bench make-scroll DIR [N] | make-static DIR [N] | render [--color M] [--passes N] [--sizes WxH,…] [--chafa TSV] DIR…")
     }

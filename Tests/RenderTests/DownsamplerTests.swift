@@ -211,11 +211,11 @@ final class FrameColorSnappingTests: XCTestCase {
         XCTAssertGreaterThan(colors(in: try draw(snapping: false)).count, 8, "averaging blends neighbours")
     }
 
-    func testAManyColourFrameIsAveragedAsBefore() throws {
+    func testBelowHalfSizeAManyColourFrameIsAveragedAsBefore() throws {
         var generator = SeededGenerator(seed: 3)
         let frame = TestFrame.random(width: 64, height: 64, paletteSize: 200, using: &generator)
         func draw(snapping: Bool) throws -> CellCanvas {
-            var canvas = CellCanvas(columns: 40, rows: 20)
+            var canvas = CellCanvas(columns: 24, rows: 12)
             try frame.withSource { source in
                 Downsampler().draw(source, from: source.bounds, into: canvas.bounds, on: &canvas,
                                    options: ScalingOptions(snapsToFrameColors: snapping))
@@ -223,6 +223,25 @@ final class FrameColorSnappingTests: XCTestCase {
             return canvas
         }
         XCTAssertEqual(try draw(snapping: true).cells, try draw(snapping: false).cells)
+    }
+
+    func testDownToHalfSizeEachPixelIsTheSourcePixelUnderItsCentre() throws {
+        // Pixel art (16 colours); a frame of many colours is averaged instead (the test above).
+        var generator = SeededGenerator(seed: 4)
+        let frame = TestFrame.random(width: 40, height: 30, paletteSize: 16, using: &generator)
+        var canvas = CellCanvas(columns: 30, rows: 12)
+        try frame.withSource { source in
+            let layout = Downsampler().draw(source, from: source.bounds, into: canvas.bounds, on: &canvas)
+            XCTAssertEqual(layout.picture.width, 30)
+            for y in 0..<layout.picture.height {
+                for x in 0..<layout.picture.width {
+                    let cell = canvas[layout.picture.x + x, (layout.picture.y + y) / 2]
+                    let shown = (layout.picture.y + y) % 2 == 0 ? cell.foreground : cell.background
+                    let sourceX = (2 * x + 1) * 40 / (2 * layout.picture.width), sourceY = (2 * y + 1) * 30 / (2 * layout.picture.height)
+                    XCTAssertEqual(shown, source.color(x: sourceX, y: sourceY))
+                }
+            }
+        }
     }
 
     func testJustAboveAWholeScaleIsDrawnAtTheWholeScale() {

@@ -9,7 +9,7 @@ public enum PhosphorCommand {
         usage: phosphor                      open the game browser
                phosphor ROM                  play a game in this terminal
                phosphor play [--continue] [--frames N] [--no-audio] [--color 24bit|256|16] [--video-stats]
-                             [--core PATH] [--audio-device NAME] ROM
+                             [--no-link-pacing] [--core PATH] [--audio-device NAME] ROM
                phosphor run --headless --frames N [--input FILE] [--state-out FILE --state-at K]
                              [--state-in FILE] [--screenshot FILE.png] [--audio-wav FILE.wav]
                              [--cheat CODE]... [--core PATH] ROM
