@@ -14,6 +14,7 @@
 #      on the test cartridge and on the game-like one (Roms/gbc-scene) at two sizes
 #  4b. a slow link: key-to-screen latency and frames/s at 100 KB/s, 250 KB/s, 1 MB/s with a
 #      40 ms round trip, back-pressure on and off (Bench/peer/slow_link.py)
+#  4c. bytes per frame of each encoder step (phosphor-bench encoder-steps)
 #   5. memory: peak RSS of the headless runs of section 1
 # A section that cannot run prints why and the others go on; the exit status is non-zero
 # if any section failed.
@@ -182,6 +183,18 @@ for rate in 100000 250000 1000000; do
         fi
     done
 done
+say ""
+
+# ---- 4c: each encoder step on consecutive frames of the game-like cartridge ---------------
+say "### Each encoder step, on 60 consecutive frames of the game-like cartridge" ""
+if [ -x "$barecore" ] && python3 Bench/headless/record_frames.py --barecore "$barecore" --only scene --step 1 --count 60 \
+        --no-buttons --extra scene,gambatte_libretro.so,Roms/gbc-scene/phosphor-scene.gbc "$work/scene-frames" \
+        >/dev/null 2>"$work/scene-frames.log" &&
+    swift build -c release --product phosphor-bench >&2; then
+    section_run encoder-steps "$(swift build -c release --show-bin-path)/phosphor-bench" encoder-steps "$work/scene-frames/scene"
+else
+    say "Not measured (barecore or phosphor-bench did not build)."
+fi
 say ""
 
 # ---- 5: memory ---------------------------------------------------------------------
