@@ -12,7 +12,7 @@ Frame i is the picture after 4 + i*STEP retro_run calls, taken with `barecore --
 OUT_DIR/<label>/frame-NNNN.xrgb: width and height as UInt32 little-endian, then
 XRGB8888 pixels (0x00RRGGBB little-endian), the format of Sources/phosphor-bench's
 RawFrameFile. Prints the directories made, one per line. --extra adds a cartridge (e.g. the
-game-like Roms/gbc-scene one); --no-buttons presses nothing (with --step 1: consecutive frames
+game-like Bench/gbc-scene one); --no-buttons presses nothing (with --step 1: consecutive frames
 of the game playing by itself, for `phosphor-bench encoder-steps`).
 """
 

@@ -9,7 +9,7 @@ link), and everything it reads reaches the "screen" half a round trip later. A c
 request (`CSI 6 n`, the link pacer's probe) is answered a full round trip after the reader
 took it (there and back); typed keys reach the program half a round trip after they are
 "pressed". Every 2 s from 3 s on, A is pressed (typed every 30 ms for 0.6 s, as autorepeat):
-the bench cartridge (Roms/gbc-scene) turns its sky red while A is held, and the time from the
+the bench cartridge (Bench/gbc-scene) turns its sky red while A is held, and the time from the
 press to the first red SGR reaching the screen is the key-to-screen latency. Frames shown per
 second count the frames (each ends in `CSI 0 m`) that reached the screen after the first 2 s.
 

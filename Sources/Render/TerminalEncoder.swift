@@ -5,7 +5,7 @@
 /// colours in effect are the other way round; a space (or `█` when the colour is the foreground
 /// in effect) for a cell whose halves match; `38;5;n` in 24-bit mode when the colour is exactly
 /// one of the xterm 256-colour cube or grey entries; and REP (`CSI n b`) for a run of identical
-/// cells, only where the terminal says it has it (`repeatsCharacters`).
+/// blank cells, only where the terminal says it has it (`repeatsCharacters`).
 ///
 /// The encoder remembers what the terminal shows (per cell, after colour reduction) and which
 /// colours are in effect. Anything else that writes to the terminal must be followed by
@@ -132,7 +132,9 @@ public final class TerminalEncoder {
                     let glyphLength = write(shown, output: &output)
                     shownCells[index] = shown
                     cursorColumn += 1
-                    if repeatsCharacters && column + 1 < width {
+                    // Only after a one-byte glyph (a space): tmux 3.3 ignores REP after a multibyte
+                    // character such as `▀`, while its TERM (often xterm-256color) says `rep`.
+                    if repeatsCharacters && glyphLength == 1 && column + 1 < width {
                         // The same cell again and again (a sky, a floor): one REP instead of each glyph.
                         var runEnd = column + 1
                         while runEnd < width && reduce(cells[rowStart &+ runEnd]) == shown { runEnd += 1 }

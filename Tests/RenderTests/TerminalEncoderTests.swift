@@ -221,10 +221,11 @@ final class TerminalEncoderTests: XCTestCase {
         XCTAssertEqual(plain.terminal.repeats, 0)
         let repeated = try encodeChecked(canvas, repeats: true)
         XCTAssertGreaterThan(repeated.terminal.repeats, 0)
-        // Row 0: a space and 29 more (a REP of 29), row 1 likewise with the half blocks.
+        // Row 0: a space and 29 more (a REP of 29). The half blocks of row 1 are written out: tmux
+        // 3.3 ignores REP after a multibyte character.
         XCTAssertTrue(repeated.text.contains(" \u{1B}[29b"), repeated.text)
-        XCTAssertTrue(repeated.text.contains("▀\u{1B}[19b"), repeated.text)
-        XCTAssertLessThan(repeated.text.utf8.count, plain.text.utf8.count * 6 / 10, repeated.text.debugDescription)
+        XCTAssertTrue(repeated.text.contains(String(repeating: "▀", count: 20)), repeated.text)
+        XCTAssertLessThan(repeated.text.utf8.count, plain.text.utf8.count, repeated.text.debugDescription)
         // A run of two spaces is cheaper as it is than as a REP.
         var short = CellCanvas(columns: 3, rows: 1, background: a)
         short.put(Cell(top: b, bottom: a), column: 0, row: 0)
