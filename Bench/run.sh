@@ -10,7 +10,11 @@
 #   2. render: Phosphor's Render module against libchafa (Bench/render/run.sh) on the
 #      synthetic scenes and on recorded frames of the test cartridges
 #   3. audio: underruns per minute and audio-thread CPU (Bench/audio/run.sh)
-#   4. peer: `BIN play` against gambaterm (PyPI) in a pseudo-terminal (Bench/peer/compare.py)
+#   4. peer: `BIN play` against gambaterm (PyPI) in a pseudo-terminal (Bench/peer/compare.py),
+#      on the test cartridge and on the game-like one (Bench/gbc-scene) at two sizes
+#  4b. a slow link: key-to-screen latency and frames/s at 100 KB/s, 250 KB/s, 1 MB/s with a
+#      40 ms round trip, back-pressure on and off (Bench/peer/slow_link.py)
+#  4c. bytes per frame of each encoder step (phosphor-bench encoder-steps)
 #   5. memory: peak RSS of the headless runs of section 1
 #   6. pixels: kitty graphics and sixel encoding per frame beside half blocks, against libsixel
 #      (Bench/pixels/run.sh, on the frames recorded for section 2)
@@ -152,7 +156,54 @@ if [ -x "$gambaterm" ]; then
 else
     peer_args+=(--gambaterm-note "${gambaterm_note:-not installed}")
 fi
+say "### The test cartridge (large flat areas)" ""
 section_run peer python3 Bench/peer/compare.py "${peer_args[@]}"
+say ""
+# A game's frames: the scrolling, tiled, sprite-filled bench cartridge (Bench/gbc-scene), at
+# 170x80 (where the legend does not fit beside a 1:1 picture) and at 120x50 (downscaled).
+for size in 170x80 120x50; do
+    say "### The game-like cartridge (\`Bench/gbc-scene/phosphor-scene.gbc\`), ${size}" ""
+    section_run "peer-scene-$size" python3 Bench/peer/compare.py "${peer_args[@]}" \
+        --rom Bench/gbc-scene/phosphor-scene.gbc --cols "${size%x*}" --rows "${size#*x}"
+    say ""
+done
+
+# ---- 4b: a slow link ------------------------------------------------------------------
+say "## 4b. A slow link: key-to-screen latency and frames shown per second" ""
+say "\`phosphor play\` of the game-like cartridge in a 170×80 pseudo-terminal whose reader takes" \
+    "the output at a fixed rate, with a 40 ms round trip (\`Bench/peer/slow_link.py\`): A is" \
+    "pressed every 2 s and turns the sky red; latency is from the press to the first red on the" \
+    "screen (median of the presses; lost: the red never arrived in the run). Back-pressure off" \
+    "is \`--no-link-pacing\` (every frame written, as before). Only the local pty buffers here;" \
+    "over SSH the unpaced backlog grows by sshd's and TCP's buffers too." ""
+say "| link | back-pressure | key-to-screen median ms (all presses) | frames shown/s | lost presses |"
+say "|---|---|--:|--:|--:|"
+for rate in 100000 250000 1000000; do
+    for pacing in on off; do
+        flag=()
+        [ "$pacing" = off ] && flag=(--no-pacing)
+        if python3 Bench/peer/slow_link.py --bin "$BIN" --rom Bench/gbc-scene/phosphor-scene.gbc \
+            --core /usr/lib/x86_64-linux-gnu/libretro/gambatte_libretro.so --rate "$rate" "${flag[@]}" \
+            >"$work/slow.json" 2>"$work/slow.log"; then
+            say "$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(f"| {int(r[\"rate\"])//1000} KB/s | {sys.argv[2]} | {r[\"median_ms\"]} ({\", \".join(str(v) for v in r[\"latencies_ms\"])}) | {r[\"frames_per_second\"]} | {r[\"lost_presses\"]} |")' "$work/slow.json" "$pacing")"
+        else
+            say "| $((rate / 1000)) KB/s | $pacing | failed: $(tail -n 1 "$work/slow.log") | | |"
+            failed=1
+        fi
+    done
+done
+say ""
+
+# ---- 4c: each encoder step on consecutive frames of the game-like cartridge ---------------
+say "### Each encoder step, on 60 consecutive frames of the game-like cartridge" ""
+if [ -x "$barecore" ] && python3 Bench/headless/record_frames.py --barecore "$barecore" --only scene --step 1 --count 60 \
+        --no-buttons --extra scene,gambatte_libretro.so,Bench/gbc-scene/phosphor-scene.gbc "$work/scene-frames" \
+        >/dev/null 2>"$work/scene-frames.log" &&
+    swift build -c release --product phosphor-bench >&2; then
+    section_run encoder-steps "$(swift build -c release --show-bin-path)/phosphor-bench" encoder-steps "$work/scene-frames/scene"
+else
+    say "Not measured (barecore or phosphor-bench did not build)."
+fi
 say ""
 
 # ---- 5: memory ---------------------------------------------------------------------

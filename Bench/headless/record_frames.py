@@ -2,6 +2,7 @@
 """Record frames of the test cartridges for the render benchmark.
 
     record_frames.py --barecore BARECORE OUT_DIR [--count 24] [--step 8] [--only nes,gb,ds]
+                     [--extra LABEL,CORE,ROM] [--no-buttons]
 
 For each cartridge, a button script presses a different button every STEP frames (none,
 a, b, select, start, up, down, left, right, l, r, then around again), so consecutive
@@ -10,7 +11,9 @@ Frame i is the picture after 4 + i*STEP retro_run calls, taken with `barecore --
 (one run per frame: barecore writes only its final frame) and stored as
 OUT_DIR/<label>/frame-NNNN.xrgb: width and height as UInt32 little-endian, then
 XRGB8888 pixels (0x00RRGGBB little-endian), the format of Sources/phosphor-bench's
-RawFrameFile. Prints the directories made, one per line.
+RawFrameFile. Prints the directories made, one per line. --extra adds a cartridge (e.g. the
+game-like Bench/gbc-scene one); --no-buttons presses nothing (with --step 1: consecutive frames
+of the game playing by itself, for `phosphor-bench encoder-steps`).
 """
 
 import argparse
@@ -71,6 +74,8 @@ def main():
     parser.add_argument("--count", type=int, default=24)
     parser.add_argument("--step", type=int, default=8)
     parser.add_argument("--only", default="nes,gb,ds")
+    parser.add_argument("--extra", action="append", default=[], help="LABEL,CORE,ROM: one more cartridge")
+    parser.add_argument("--no-buttons", action="store_true")
     parser.add_argument("out")
     options = parser.parse_args()
     wanted = set(filter(None, options.only.split(",")))
@@ -80,8 +85,9 @@ def main():
         last = 4 + options.count * options.step
         with open(script, "w") as file:
             for index, frame in enumerate(range(0, last, options.step)):
-                file.write(f"{frame} {BUTTONS[index % len(BUTTONS)]}\n")
-        for label, core_name, rom in CARTRIDGES:
+                file.write(f"{frame} {'-' if options.no_buttons else BUTTONS[index % len(BUTTONS)]}\n")
+        extra = [tuple(entry.split(",", 2)) for entry in options.extra]
+        for label, core_name, rom in list(CARTRIDGES) + extra:
             core = os.path.join(options.cores, core_name)
             if label not in wanted or not os.path.exists(core):
                 continue

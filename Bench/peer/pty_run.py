@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """Run one command in a pseudo-terminal of a fixed size and measure what it costs.
 
-    pty_run.py [--cols 160] [--rows 50] [--keys SCRIPT] [--timeout SECONDS]
+    pty_run.py [--cols 160] [--rows 50] [--keys SCRIPT] [--timeout SECONDS] [--answer-cpr]
                [--save FILE] [--env NAME=VALUE]... -- COMMAND [ARG...]
 
 The command gets a fresh pseudo-terminal as its controlling terminal (stdin, stdout and
 stderr), with the window size set by TIOCSWINSZ before it starts. A reader thread drains
-the terminal and counts every byte the program writes; nothing is ever answered, so a
-program that queries the terminal (DA1, kitty keyboard, cursor position) sees silence
-and has to fall back to its own timeout.
+the terminal and counts every byte the program writes. Nothing is answered, so a program
+that queries the terminal (DA1, kitty keyboard) sees silence and has to fall back to its own
+timeout; except that with --answer-cpr a cursor-position request (`CSI 6 n`) gets the reply
+every terminal gives (`CSI rows;1 R`), as Phosphor's link pacer and gambaterm expect.
 
 SCRIPT is a text file of key events, one per line: `SECONDS BYTES`, where SECONDS is the
 time after start at which BYTES are written to the terminal (as if typed) and BYTES uses
@@ -60,6 +61,7 @@ def main():
     parser.add_argument("--keys", help="key script: lines 'SECONDS BYTES'")
     parser.add_argument("--timeout", type=float, default=60.0)
     parser.add_argument("--save", help="also write everything the program printed to this file")
+    parser.add_argument("--answer-cpr", action="store_true", help="answer CSI 6 n as a terminal does")
     parser.add_argument("--env", action="append", default=[], help="NAME=VALUE for the program")
     parser.add_argument("command", nargs=argparse.REMAINDER)
     options = parser.parse_args()
@@ -110,6 +112,13 @@ def main():
             if not chunk:
                 return
             counted["bytes"] += len(chunk)
+            if options.answer_cpr:
+                # A request split across two reads is missed; the program's own timeout covers it.
+                for _ in range(chunk.count(b"\x1b[6n")):
+                    try:
+                        os.write(master, f"\x1b[{options.rows};1R".encode())
+                    except OSError:
+                        return
             if saved:
                 saved.write(chunk)
 

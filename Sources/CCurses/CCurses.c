@@ -89,6 +89,12 @@ int ccurses_has_rgb(void) {
     char name[] = "RGB";
     return tigetflag(name) == 1;
 }
+
+int ccurses_has_string_capability(const char *name) {
+    if (!screen) return 0;
+    char *value = tigetstr(name);
+    return value != NULL && value != (char *)-1 && value[0] != '\0';
+}
 const char *ccurses_terminal_name(void) { return termname(); }
 
 ccurses_window *ccurses_screen(void) { return (ccurses_window *)stdscr; }

@@ -80,6 +80,9 @@ public enum InputEvent: Sendable, Hashable {
     /// DECRPM, the reply `CSI ? mode ; setting $ y` to the mode query `CSI ? mode $ p`:
     /// setting 0 = unknown mode, 1 = set, 2 = reset, 3 = permanently set, 4 = permanently reset.
     case modeReport(mode: Int, setting: Int)
+    /// The reply `CSI row ; column R` to the cursor-position request `CSI 6 n` (row 2 or more:
+    /// `CSI 1;m R` is F3). The play screen's `LinkPacer` sends the request after each frame.
+    case cursorPosition(row: Int, column: Int)
     /// The reply `OSC 11 ; rgb:RRRR/GGGG/BBBB ST` to the background-colour query `OSC 11 ; ? ST`,
     /// components scaled to 0...1 (terminals send 1 to 4 hex digits per component).
     case backgroundColor(red: Double, green: Double, blue: Double)

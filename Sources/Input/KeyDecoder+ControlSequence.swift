@@ -103,6 +103,7 @@ extension KeyDecoder {
         case "Q": return keyEvent(.function(2))
         // `CSI row;col R` is also a cursor position report: only `CSI R` / `CSI 1;m R` mean F3.
         case "R" where first == nil || first == 1: return keyEvent(.function(3))
+        case "R": return first.map { .cursorPosition(row: $0, column: (values.count > 1 ? values[1].first ?? nil : nil) ?? 1) }
         case "S": return keyEvent(.function(4))
         case "Z": return .key(KeyEvent(.tab, modifiers: modifiers.union(.shift), kind: kind))
         default: return nil

@@ -129,7 +129,7 @@ public final class PlayerInput {
             pointer.pressed = false
             return []
         case .focus(true), .paste, .keyboardFlags, .deviceAttributes, .modeReport, .backgroundColor,
-             .graphicsReply, .graphicsAttribute, .cellPixelSize:
+             .graphicsReply, .graphicsAttribute, .cellPixelSize, .cursorPosition:
             return []
         }
     }

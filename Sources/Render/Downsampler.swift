@@ -1,7 +1,8 @@
 import PhosphorKit
 
 /// Draws a rectangle of a frame into a rectangle of canvas cells: pixel-format conversion,
-/// aspect-correct fitting, area-average downsampling (or exact integer scaling), bars.
+/// aspect-correct fitting, exact integer scaling, nearest-neighbour down to half size, area
+/// averaging (snapped to the frame's own colours when it has few) below that, bars.
 ///
 /// Keeps its scratch buffers and weight tables between frames, so a frame at an unchanged
 /// size allocates nothing. Not thread-safe: one instance per rendering thread (the UI thread).
@@ -15,6 +16,8 @@ public final class Downsampler {
     private var blue = ScratchBuffer<UInt32>()
     /// Vertical-pass accumulators for one output row (r, g, b interleaved).
     private var accumulator = ScratchBuffer<Int>()
+    /// The source's own colours, to snap blended pixels back to (see `ScalingOptions.snapsToFrameColors`).
+    private var palette = FramePalette()
 
     private struct AxisKey: Hashable {
         let source: Int
@@ -35,8 +38,14 @@ public final class Downsampler {
         guard !layout.picture.isEmpty, !source.isEmpty else { return layout }
         if let scale = layout.integerScale {
             drawReplicated(frame, source: source, at: layout.picture, scale: scale, on: &canvas)
+        } else if options.snapsToFrameColors, layout.picture.width * 2 >= source.width, layout.picture.height * 2 >= source.height,
+                  hasFewColors(frame, source: source) {
+            // Pixel art down to half size (each output pixel covers under two source pixels a
+            // side): the nearest one keeps edges hard and colours exact, at a fraction of the
+            // averaging cost. Photos and 3D scenes (many colours) are averaged.
+            drawNearest(frame, source: source, at: layout.picture, on: &canvas)
         } else {
-            drawAveraged(frame, source: source, at: layout.picture, on: &canvas)
+            drawAveraged(frame, source: source, at: layout.picture, snapping: options.snapsToFrameColors, on: &canvas)
         }
         return layout
     }
@@ -75,6 +84,46 @@ public final class Downsampler {
         }
     }
 
+    /// Whether the source has at most `FramePalette.limit` colours (stops at the first one over).
+    private func hasFewColors(_ frame: FrameSource, source: PixelRect) -> Bool {
+        palette.reset()
+        let row = rowBuffer.pointer(capacity: source.width)
+        let bytesPerPixel = frame.format.bytesPerPixel
+        for sourceY in 0..<source.height {
+            frame.format.decodeRow(frame.bytes, offset: (source.y + sourceY) * frame.pitch + source.x * bytesPerPixel,
+                                   count: source.width, into: row)
+            for x in 0..<source.width { palette.insert(row[x]) }
+            if palette.isOverLimit { return false }
+        }
+        return true
+    }
+
+    /// Nearest-neighbour sampling: output pixel (x, y) shows the source pixel under its centre.
+    private func drawNearest(_ frame: FrameSource, source: PixelRect, at picture: PixelRect, on canvas: inout CellCanvas) {
+        let row = rowBuffer.pointer(capacity: source.width)
+        let columns = canvas.columns
+        let bytesPerPixel = frame.format.bytesPerPixel
+        var decodedRow = -1
+        canvas.cells.withUnsafeMutableBufferPointer { cells in
+            for outputY in 0..<picture.height {
+                let sourceY = min(source.height - 1, (2 * outputY + 1) * source.height / (2 * picture.height))
+                if sourceY != decodedRow {
+                    frame.format.decodeRow(frame.bytes, offset: (source.y + sourceY) * frame.pitch + source.x * bytesPerPixel,
+                                           count: source.width, into: row)
+                    decodedRow = sourceY
+                }
+                let y = picture.y + outputY
+                let isTop = y & 1 == 0
+                var index = (y >> 1) * columns + picture.x
+                for outputX in 0..<picture.width {
+                    let sourceX = min(source.width - 1, (2 * outputX + 1) * source.width / (2 * picture.width))
+                    Downsampler.store(RGBColor(rawValue: row[sourceX]), isTop: isTop, in: &cells[index])
+                    index &+= 1
+                }
+            }
+        }
+    }
+
     @inline(__always)
     private static func store(_ color: RGBColor, isTop: Bool, in cell: inout Cell) {
         if cell.character != Cell.upperHalfBlock {
@@ -85,7 +134,11 @@ public final class Downsampler {
 
     /// Separable box filter: a horizontal pass per source row into three channel planes, then a
     /// vertical pass per output row, with integer weights that sum exactly to 1 on each axis.
-    private func drawAveraged(_ frame: FrameSource, source: PixelRect, at picture: PixelRect, on canvas: inout CellCanvas) {
+    /// With `snapping`, a source of at most `FramePalette.limit` colours has each result replaced
+    /// by the nearest of its own colours (hard edges, no blends).
+    private func drawAveraged(_ frame: FrameSource, source: PixelRect, at picture: PixelRect, snapping: Bool,
+                              on canvas: inout CellCanvas) {
+        palette.reset()
         let horizontal = weights(source: source.width, output: picture.width)
         let vertical = weights(source: source.height, output: picture.height)
         let outputWidth = picture.width
@@ -105,6 +158,9 @@ public final class Downsampler {
                                        count: source.width, into: row)
                 let base = sourceY &* outputWidth
                 let r = redPlane + base, g = greenPlane + base, b = bluePlane + base
+                if snapping && !palette.isOverLimit {
+                    for x in 0..<source.width { palette.insert(row[x]) }
+                }
                 if identityColumns {
                     for x in 0..<outputWidth {
                         let pixel = row[x]
@@ -135,6 +191,7 @@ public final class Downsampler {
 
         // Vertical pass: per output row, weighted sums of the horizontal results, straight into the canvas.
         let columns = canvas.columns
+        let snaps = snapping && !palette.isOverLimit && !palette.colors.isEmpty
         let rounding = 1 << (2 * AxisWeights.shift - 1)
         let shift = 2 * AxisWeights.shift
         canvas.cells.withUnsafeMutableBufferPointer { cellBuffer in
@@ -152,7 +209,8 @@ public final class Downsampler {
                             let r = (redPlane[base &+ x] &+ UInt32(AxisWeights.one >> 1)) >> UInt32(AxisWeights.shift)
                             let g = (greenPlane[base &+ x] &+ UInt32(AxisWeights.one >> 1)) >> UInt32(AxisWeights.shift)
                             let b = (bluePlane[base &+ x] &+ UInt32(AxisWeights.one >> 1)) >> UInt32(AxisWeights.shift)
-                            Downsampler.store(RGBColor(rawValue: min(255, r) << 16 | min(255, g) << 8 | min(255, b)), isTop: isTop, in: &rowCells[x])
+                            let color = RGBColor(rawValue: min(255, r) << 16 | min(255, g) << 8 | min(255, b))
+                            Downsampler.store(snaps ? palette.nearest(color) : color, isTop: isTop, in: &rowCells[x])
                         }
                         continue
                     }
@@ -174,7 +232,8 @@ public final class Downsampler {
                         let r = UInt32(min(255, s[0] >> shift))
                         let g = UInt32(min(255, s[1] >> shift))
                         let b = UInt32(min(255, s[2] >> shift))
-                        Downsampler.store(RGBColor(rawValue: r << 16 | g << 8 | b), isTop: isTop, in: &rowCells[x])
+                        let color = RGBColor(rawValue: r << 16 | g << 8 | b)
+                        Downsampler.store(snaps ? palette.nearest(color) : color, isTop: isTop, in: &rowCells[x])
                         s += 3
                     }
                 }

@@ -34,6 +34,31 @@ public enum PaletteMatcher {
         }
     }
 
+    /// The xterm palette index 16…255 whose colour is exactly `color`, or nil. (0…15 are left
+    /// out: users and themes recolour them.) Integer work only: safe on the hot path.
+    @inline(__always)
+    public static func exactIndex256(_ color: RGBColor) -> Int? {
+        @inline(__always) func cubeStep(_ value: UInt8) -> Int? {
+            switch value {
+            case 0: 0
+            case 95: 1
+            case 135: 2
+            case 175: 3
+            case 215: 4
+            case 255: 5
+            default: nil
+            }
+        }
+        if let r = cubeStep(color.red), let g = cubeStep(color.green), let b = cubeStep(color.blue) {
+            return 16 + 36 * r + 6 * g + b
+        }
+        let level = Int(color.red)
+        if color.green == color.red, color.blue == color.red, level >= 8, level <= 238, (level - 8) % 10 == 0 {
+            return 232 + (level - 8) / 10
+        }
+        return nil
+    }
+
     /// A colour in OKLab: lightness `l`, green–red `a`, blue–yellow `b`.
     public struct Lab: Sendable {
         public var l: Double

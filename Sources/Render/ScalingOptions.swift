@@ -10,12 +10,21 @@ public struct ScalingOptions: Hashable, Sendable {
     public var integerScaling: Bool
     /// Colour of the letterbox / pillarbox bars inside the target rectangle.
     public var barColor: RGBColor
+    /// At a scale that is not whole, snap each averaged pixel to the nearest of the frame's own
+    /// colours when the frame has few (pixel art): edges stay hard, N colours stay about N.
+    public var snapsToFrameColors: Bool
 
-    public init(aspectRatio: Double? = nil, integerScaling: Bool = false, barColor: RGBColor = .black) {
+    public init(aspectRatio: Double? = nil, integerScaling: Bool = false, barColor: RGBColor = .black,
+                snapsToFrameColors: Bool = true) {
         self.aspectRatio = aspectRatio
         self.integerScaling = integerScaling
         self.barColor = barColor
+        self.snapsToFrameColors = snapsToFrameColors
     }
+
+    /// An upscale this close below a whole scale (e.g. 1.05×) is drawn at that whole scale with bars:
+    /// nearest-neighbour pixels instead of blended ones. Only for square-pixel pictures.
+    static let wholeScaleSnap = 0.9
 }
 
 /// Where a picture lands inside a target, in canvas half-block pixels.
@@ -52,6 +61,19 @@ public struct PictureLayout: Hashable, Sendable {
         }
         width = max(1, width)
         height = max(1, height)
+        // Just above a whole scale with square pixels: use the whole scale (sharp, and cheaper).
+        let scale = Double(width) / Double(sourceWidth)
+        let whole = scale.rounded(.down)
+        let squarePixels = abs(aspect - Double(sourceWidth) / Double(sourceHeight)) < 0.01 * aspect
+        if squarePixels, whole >= 1, whole / scale >= ScalingOptions.wholeScaleSnap {
+            let scaleInt = Int(whole)
+            let wholeWidth = sourceWidth * scaleInt, wholeHeight = sourceHeight * scaleInt
+            if wholeWidth <= area.width, wholeHeight <= area.height {
+                let rect = PixelRect(x: area.x + (area.width - wholeWidth) / 2, y: area.y + (area.height - wholeHeight) / 2,
+                                     width: wholeWidth, height: wholeHeight)
+                return PictureLayout(picture: rect, integerScale: scaleInt)
+            }
+        }
         let rect = PixelRect(x: area.x + (area.width - width) / 2, y: area.y + (area.height - height) / 2,
                              width: width, height: height)
         return PictureLayout(picture: rect, integerScale: nil)

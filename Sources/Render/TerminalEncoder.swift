@@ -1,6 +1,11 @@
 /// Turns a `CellCanvas` into the escape sequences that bring the terminal from what this
 /// encoder wrote last time to the canvas: only changed cells, the cheapest cursor moves, no
-/// repeated SGR, spaces where a cell is one colour, optionally inside synchronized output.
+/// repeated SGR, optionally inside synchronized output. Per cell it picks the cheapest form:
+/// only the SGR half (foreground or background) that differs; `▄` instead of `▀` when the
+/// colours in effect are the other way round; a space (or `█` when the colour is the foreground
+/// in effect) for a cell whose halves match; `38;5;n` in 24-bit mode when the colour is exactly
+/// one of the xterm 256-colour cube or grey entries; and REP (`CSI n b`) for a run of identical
+/// blank cells, only where the terminal says it has it (`repeatsCharacters`).
 ///
 /// The encoder remembers what the terminal shows (per cell, after colour reduction) and which
 /// colours are in effect. Anything else that writes to the terminal must be followed by
@@ -13,8 +18,22 @@ public final class TerminalEncoder {
     }
     /// Wrap each non-empty frame in `CSI ? 2026 h` … `CSI ? 2026 l` (synchronized output).
     public var synchronizedOutput: Bool
+    /// The terminal knows REP (`CSI n b`, repeat the last character): runs of identical cells
+    /// are sent as one cell and a count. Off unless the terminal said so (terminfo `rep`).
+    public var repeatsCharacters = false
+    /// The terminal knows DCH and ICH (`CSI n P`, `CSI n @`): a row whose picture moved sideways
+    /// by 1–3 cells (a scrolling game) is shifted in place and only what is new is written.
+    /// Off unless the terminal said so (terminfo `dch` and `ich`).
+    public var shiftsRows = false
+    /// In 24-bit mode, send a colour that is exactly an xterm palette entry 16–255 as `38;5;n`
+    /// (8–10 bytes shorter). Entries 0–15 are never used: users recolour those.
+    public var usesExactPaletteIndices = true
+    /// Pick `▄` or `█` where they save a colour change (off only to measure what they save).
+    public var choosesCheaperGlyphs = true
 
     /// A cell as the terminal shows it: colours reduced to the mode's codes, spaces normalised.
+    /// A picture cell is kept as `▀` top-over-bottom whichever glyph drew it (`▄` with the colours
+    /// swapped, or `█`/space when both halves match, look the same).
     private struct ScreenCell: Equatable {
         var character: UInt32
         var foreground: UInt32
@@ -91,6 +110,13 @@ public final class TerminalEncoder {
             let cells = cellBuffer.baseAddress!, last = lastBuffer.baseAddress!, shownCells = screenBuffer.baseAddress!
             for row in 0..<height {
                 let rowStart = row &* width
+                if shiftsRows, let shift = rowShift(row: row, cells: cells, last: last, screen: shownCells) {
+                    if !started {
+                        started = true
+                        if synchronizedOutput { output.append(contentsOf: TerminalEncoder.beginSynchronized) }
+                    }
+                    apply(shift, row: row, last: last, screen: shownCells, output: &output)
+                }
                 for column in 0..<width {
                     let index = rowStart &+ column
                     let cell = cells[index]
@@ -103,9 +129,29 @@ public final class TerminalEncoder {
                         if synchronizedOutput { output.append(contentsOf: TerminalEncoder.beginSynchronized) }
                     }
                     moveCursor(toRow: row, column: column, screen: shownCells, output: &output)
-                    write(shown, output: &output)
+                    let glyphLength = write(shown, output: &output)
                     shownCells[index] = shown
                     cursorColumn += 1
+                    // Only after a one-byte glyph (a space): tmux 3.3 ignores REP after a multibyte
+                    // character such as `▀`, while its TERM (often xterm-256color) says `rep`.
+                    if repeatsCharacters && glyphLength == 1 && column + 1 < width {
+                        // The same cell again and again (a sky, a floor): one REP instead of each glyph.
+                        var runEnd = column + 1
+                        while runEnd < width && reduce(cells[rowStart &+ runEnd]) == shown { runEnd += 1 }
+                        let count = runEnd - column - 1
+                        if count > 0 && 3 + DecimalDigits.width(count) < count * glyphLength {
+                            output.append(0x1B)
+                            output.append(0x5B)
+                            digits.append(count, to: &output)
+                            output.append(0x62)  // b
+                            for repeated in (index + 1)..<(rowStart + runEnd) {
+                                last[repeated] = cells[repeated]
+                                shownCells[repeated] = shown
+                            }
+                            cursorColumn += count
+                            // The main loop resumes after the run: those cells are now unchanged.
+                        }
+                    }
                     if cursorColumn >= width {
                         // The cursor sits on the last column with a wrap pending: position unknown.
                         cursorRow = -1
@@ -116,6 +162,84 @@ public final class TerminalEncoder {
         }}}
         if started && synchronizedOutput { output.append(contentsOf: TerminalEncoder.endSynchronized) }
         return output.count - startCount
+    }
+
+    /// A sideways move of part of a row: cells `start..<end` now show what was `distance` cells to
+    /// the right (negative: to the left).
+    private struct RowShift {
+        var start: Int
+        var end: Int
+        var distance: Int
+    }
+
+    /// One row's reduced cells, for `rowShift`.
+    private var rowScratch: [ScreenCell] = []
+
+    /// The shift of the changed part of `row` that leaves the most cells already right, when it
+    /// saves more than the two cursor moves and DCH/ICH cost.
+    private func rowShift(row: Int, cells: UnsafePointer<Cell>, last: UnsafePointer<Cell>,
+                          screen: UnsafePointer<ScreenCell>) -> RowShift? {
+        let rowStart = row &* columns
+        var first = -1, lastChanged = -1
+        for x in 0..<columns where cells[rowStart &+ x] != last[rowStart &+ x] {
+            if first < 0 { first = x }
+            lastChanged = x
+        }
+        guard first >= 0, lastChanged - first >= 16 else { return nil }
+        let start = first, end = lastChanged + 1
+        rowScratch.removeAll(keepingCapacity: true)
+        for x in start..<end { rowScratch.append(reduce(cells[rowStart &+ x])) }
+        var unshifted = 0
+        for x in start..<end where rowScratch[x - start] == screen[rowStart &+ x] { unshifted += 1 }
+        var best = 0, bestMatches = unshifted
+        for distance in [1, -1, 2, -2, 3, -3] {
+            var matches = 0
+            for x in max(start, start - distance)..<min(end, end - distance)
+            where rowScratch[x - start] == screen[rowStart &+ x &+ distance] {
+                matches += 1
+            }
+            if matches > bestMatches {
+                best = distance
+                bestMatches = matches
+            }
+        }
+        // Each cell already right saves a glyph and often an SGR (≥ 4 bytes); the shift costs ~20.
+        guard best != 0, (bestMatches - unshifted) * 4 > 24 else { return nil }
+        return RowShift(start: start, end: end, distance: best)
+    }
+
+    /// Shifts the row on the terminal with DCH and ICH (the part right of `end` ends where it
+    /// was), and in the remembered screen; the cells it touched are compared afresh.
+    private func apply(_ shift: RowShift, row: Int, last: UnsafeMutablePointer<Cell>, screen: UnsafeMutablePointer<ScreenCell>,
+                       output: inout [UInt8]) {
+        let count = abs(shift.distance)
+        let deleteAt = shift.distance > 0 ? shift.start : shift.end - count
+        let insertAt = shift.distance > 0 ? shift.end - count : shift.start
+        moveCursor(toRow: row, column: deleteAt, screen: screen, output: &output)
+        appendControl(count, final: 0x50, output: &output)  // P: DCH
+        moveCursor(toRow: row, column: insertAt, screen: screen, output: &output)
+        appendControl(count, final: 0x40, output: &output)  // @: ICH
+        let rowStart = row &* columns
+        let unknown = ScreenCell(character: TerminalEncoder.unknown, foreground: TerminalEncoder.unknown,
+                                 background: TerminalEncoder.unknown)
+        if shift.distance > 0 {
+            for x in shift.start..<(shift.end - count) { screen[rowStart &+ x] = screen[rowStart &+ x &+ count] }
+            for x in (shift.end - count)..<shift.end { screen[rowStart &+ x] = unknown }
+        } else {
+            for x in stride(from: shift.end - 1, through: shift.start + count, by: -1) {
+                screen[rowStart &+ x] = screen[rowStart &+ x &- count]
+            }
+            for x in shift.start..<(shift.start + count) { screen[rowStart &+ x] = unknown }
+        }
+        for x in shift.start..<shift.end { last[rowStart &+ x] = TerminalEncoder.unknownCell }
+    }
+
+    /// `CSI n final` (n omitted when 1).
+    private func appendControl(_ count: Int, final: UInt8, output: inout [UInt8]) {
+        output.append(0x1B)
+        output.append(0x5B)
+        if count != 1 { digits.append(count, to: &output) }
+        output.append(final)
     }
 
     static let beginSynchronized: [UInt8] = Array("\u{1B}[?2026h".utf8)
@@ -189,26 +313,81 @@ public final class TerminalEncoder {
         return true
     }
 
-    /// Writes one cell: the SGR changes it needs (none if its colours are in effect), then its glyph.
+    /// Writes one cell in its cheapest form: the SGR changes it needs (none if its colours are in
+    /// effect), then its glyph. Returns the glyph's length in bytes (what a REP of it saves per cell).
     @inline(__always)
-    private func write(_ cell: ScreenCell, output: inout [UInt8]) {
-        let needsForeground = cell.character != Cell.space && cell.foreground != currentForeground
-        let needsBackground = cell.background != currentBackground
+    private func write(_ cell: ScreenCell, output: inout [UInt8]) -> Int {
+        var glyph = cell.character
+        var foreground = cell.foreground
+        var background = cell.background
+        if !choosesCheaperGlyphs {
+            // Measuring: `▀` and spaces only.
+        } else if glyph == Cell.space {
+            // One colour: a space in it as background, or a full block when it is the
+            // foreground in effect (3 bytes instead of an SGR).
+            if background != currentBackground && background == currentForeground {
+                glyph = TerminalEncoder.fullBlock
+                foreground = background
+                background = currentBackground
+            }
+        } else if glyph == Cell.upperHalfBlock {
+            // `▄` draws the bottom in the foreground: cheaper when the colours in effect match that way.
+            let upper = sgrCost(foreground: foreground, background: background)
+            let lower = sgrCost(foreground: background, background: foreground)
+            if lower < upper {
+                glyph = TerminalEncoder.lowerHalfBlock
+                swap(&foreground, &background)
+            }
+        }
+        let needsForeground = glyph != Cell.space && foreground != currentForeground
+        let needsBackground = glyph != TerminalEncoder.fullBlock && background != currentBackground
         if needsForeground || needsBackground {
             output.append(0x1B)
             output.append(0x5B)
             if needsForeground {
-                appendColor(cell.foreground, isForeground: true, output: &output)
-                currentForeground = cell.foreground
+                appendColor(foreground, isForeground: true, output: &output)
+                currentForeground = foreground
             }
             if needsBackground {
                 if needsForeground { output.append(0x3B) }
-                appendColor(cell.background, isForeground: false, output: &output)
-                currentBackground = cell.background
+                appendColor(background, isForeground: false, output: &output)
+                currentBackground = background
             }
             output.append(0x6D)  // m
         }
-        appendUTF8(cell.character, output: &output)
+        return appendUTF8(glyph, output: &output)
+    }
+
+    /// `▄` U+2584 and `█` U+2588: the other forms of a picture cell.
+    static let lowerHalfBlock: UInt32 = 0x2584
+    static let fullBlock: UInt32 = 0x2588
+
+    /// Bytes of the SGR that sets these colours from the ones in effect (0 when none is needed).
+    @inline(__always)
+    private func sgrCost(foreground: UInt32, background: UInt32) -> Int {
+        let needsForeground = foreground != currentForeground
+        let needsBackground = background != currentBackground
+        if !needsForeground && !needsBackground { return 0 }
+        var cost = 3
+        if needsForeground { cost += parameterLength(foreground) }
+        if needsBackground { cost += parameterLength(background) }
+        if needsForeground && needsBackground { cost += 1 }
+        return cost
+    }
+
+    /// Length of `appendColor`'s parameters for a colour code.
+    @inline(__always)
+    private func parameterLength(_ code: UInt32) -> Int {
+        switch code >> 24 {
+        case 0:
+            if usesExactPaletteIndices, let index = PaletteMatcher.exactIndex256(RGBColor(rawValue: code)) {
+                return 5 + DecimalDigits.width(index)
+            }
+            return 9 + DecimalDigits.width(Int((code >> 16) & 0xFF)) + DecimalDigits.width(Int((code >> 8) & 0xFF))
+                + DecimalDigits.width(Int(code & 0xFF))
+        case 1: return 5 + DecimalDigits.width(Int(code & 0xFF))
+        default: return (code & 0xFF) < 8 ? 2 : 3  // about: 9x is 2 digits, 10x is 3
+        }
     }
 
     /// SGR parameters for one colour code: `38;2;r;g;b`, `38;5;n`, or an ANSI 30–37/90–97 number
@@ -216,6 +395,13 @@ public final class TerminalEncoder {
     @inline(__always)
     private func appendColor(_ code: UInt32, isForeground: Bool, output: inout [UInt8]) {
         switch code >> 24 {
+        case 0 where usesExactPaletteIndices && PaletteMatcher.exactIndex256(RGBColor(rawValue: code)) != nil:
+            output.append(isForeground ? 0x33 : 0x34)
+            output.append(0x38)
+            output.append(0x3B)
+            output.append(0x35)  // 5
+            output.append(0x3B)
+            digits.append(PaletteMatcher.exactIndex256(RGBColor(rawValue: code))!, to: &output)
         case 0:
             output.append(isForeground ? 0x33 : 0x34)  // 3 or 4
             output.append(0x38)  // 8
@@ -241,23 +427,29 @@ public final class TerminalEncoder {
         }
     }
 
+    /// Appends one scalar as UTF-8; returns its length.
     @inline(__always)
-    private func appendUTF8(_ value: UInt32, output: inout [UInt8]) {
+    @discardableResult
+    private func appendUTF8(_ value: UInt32, output: inout [UInt8]) -> Int {
         switch value {
         case 0..<0x80:
             output.append(UInt8(value))
+            return 1
         case 0x80..<0x800:
             output.append(UInt8(0xC0 | value >> 6))
             output.append(UInt8(0x80 | value & 0x3F))
+            return 2
         case 0x800..<0x10000:
             output.append(UInt8(0xE0 | value >> 12))
             output.append(UInt8(0x80 | (value >> 6) & 0x3F))
             output.append(UInt8(0x80 | value & 0x3F))
+            return 3
         default:
             output.append(UInt8(0xF0 | value >> 18))
             output.append(UInt8(0x80 | (value >> 12) & 0x3F))
             output.append(UInt8(0x80 | (value >> 6) & 0x3F))
             output.append(UInt8(0x80 | value & 0x3F))
+            return 4
         }
     }
 }

@@ -16,6 +16,8 @@ public final class HeadlessTerminal: TerminalDevice {
     public private(set) var rows: Int
     public private(set) var columns: Int
     public private(set) var synchronizedOutput = false
+    public var repeatsCharacters: Bool { Terminfo.hasStringCapability("rep") }
+    public var editsLines: Bool { Terminfo.hasStringCapability("dch") && Terminfo.hasStringCapability("ich") }
     public private(set) var hasHungUp = false
     public private(set) var now: ContinuousClock.Instant
     /// Every byte written so far, in order.
@@ -26,6 +28,9 @@ public final class HeadlessTerminal: TerminalDevice {
     /// Real time one `wait` may sleep when nothing is pending, so the core thread (which runs on
     /// the real clock) gets to produce frames while the app loop spins on the manual one.
     public var realTimePerWait: Duration
+    /// Answer each cursor-position request (`CSI 6 n`, the link pacer's probe) at once, as a
+    /// terminal on a fast link does. Off: the test answers them itself (a slow link).
+    public var answersCursorPositionRequests = true
 
     private var pendingInput: [UInt8] = []
     private var pendingSignals: [Int32] = []
@@ -112,6 +117,30 @@ public final class HeadlessTerminal: TerminalDevice {
     public func write(_ bytes: [UInt8]) {
         collectCursesOutput()  // what ncurses wrote before these bytes comes first
         output += bytes
+        if answersCursorPositionRequests {
+            // The probe moves to the bottom row first; the answer names it.
+            for _ in 0..<HeadlessTerminal.occurrences(of: HeadlessTerminal.cursorPositionRequest, in: bytes) {
+                send("\u{1B}[\(rows);1R")
+            }
+        }
+    }
+
+    static let cursorPositionRequest: [UInt8] = Array("\u{1B}[6n".utf8)
+
+    /// How many times `pattern` occurs in `bytes`.
+    public static func occurrences(of pattern: [UInt8], in bytes: [UInt8]) -> Int {
+        guard !pattern.isEmpty, bytes.count >= pattern.count else { return 0 }
+        var count = 0
+        var index = 0
+        while index <= bytes.count - pattern.count {
+            if bytes[index] == pattern[0] && Array(bytes[index..<(index + pattern.count)]) == pattern {
+                count += 1
+                index += pattern.count
+            } else {
+                index += 1
+            }
+        }
+        return count
     }
 
     public func wait(timeout: Duration) -> TerminalWake {

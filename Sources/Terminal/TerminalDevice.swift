@@ -9,6 +9,12 @@ public protocol TerminalDevice: AnyObject {
     var columns: Int { get }
     /// The terminal answered the DECRQM query for mode 2026 (frames may be wrapped in it).
     var synchronizedOutput: Bool { get }
+    /// The terminal repeats the last character on `CSI n b` (REP): its terminfo entry has `rep`.
+    /// Read from terminfo, never assumed (VTE, kitty, tmux and screen entries lack it).
+    var repeatsCharacters: Bool { get }
+    /// The terminal deletes and inserts characters in a line (DCH `CSI n P`, ICH `CSI n @`):
+    /// terminfo has `dch` and `ich` (VTE, alacritty and foot entries lack them).
+    var editsLines: Bool { get }
     /// The terminal went away (end of file or EIO on input).
     var hasHungUp: Bool { get }
     /// The time the app loop and its screens go by (the monotonic clock, or a test's own).

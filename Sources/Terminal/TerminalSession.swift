@@ -33,6 +33,8 @@ public final class TerminalSession: TerminalDevice {
     /// The terminal answered the DECRQM query for mode 2026: frames may be wrapped in
     /// synchronized output (and every exit path ends it, in case a frame was cut short).
     public private(set) var synchronizedOutput = false
+    public var repeatsCharacters: Bool { Terminfo.hasStringCapability("rep") }
+    public var editsLines: Bool { Terminfo.hasStringCapability("dch") && Terminfo.hasStringCapability("ich") }
     /// The terminal hung up (its SSH connection or window went away): reading it gives end of
     /// file or EIO. SIGHUP usually says so too, but not when the session's leader outlives the
     /// hangup (a remote shell that traps HUP): without this the game would play on, unseen, for good.

@@ -12,6 +12,8 @@ import Render
 //       with --chafa, chafa_bench's results (same directories) go in the columns beside ours.
 //   phosphor-bench pixels [--passes N] [--scales 1,3] [--external RESULTS.tsv] DIR...
 //       kitty graphics (zlib, local file) and sixel per frame beside half blocks (Markdown table).
+//   phosphor-bench encoder-steps DIR
+//       bytes per frame of consecutive frames as each encoder choice is switched on in turn.
 //   phosphor-bench show [--color M] [--size COLSxROWS] [--fps N] DIR
 //       plays a frame directory on this terminal (for looking at the output by eye).
 
@@ -152,6 +154,8 @@ do {
         try runShow(Array(arguments.dropFirst()))
     case "pixels"?:
         try runPixels(Array(arguments.dropFirst()))
+    case "encoder-steps"?:
+        try EncoderSteps.run(Array(arguments.dropFirst()))
     default:
         throw UsageError(description: "usage: phosphor-bench make-scroll DIR [N] | make-static DIR [N] | render [--color M] [--passes N] [--sizes WxH,…] [--chafa TSV] DIR…")
     }

@@ -166,9 +166,15 @@ final class KeyDecoderTests: XCTestCase {
     }
 
     func testUnknownSequencesAreSkippedWhole() {
-        // Unknown CSI finals, intermediates, OSC (not 11)/DCS strings, X10 mouse, a cursor report.
-        let bytes = "\u{1B}[5;7y1\u{1B}[2 q2\u{1B}]10;rgb:0000/0000/0000\u{07}3\u{1B}P1$r0m\u{1B}\\4\u{1B}[M !!5\u{1B}[12;40R6"
+        // Unknown CSI finals, intermediates, OSC (not 11)/DCS strings, X10 mouse.
+        let bytes = "\u{1B}[5;7y1\u{1B}[2 q2\u{1B}]10;rgb:0000/0000/0000\u{07}3\u{1B}P1$r0m\u{1B}\\4\u{1B}[M !!56"
         XCTAssertEqual(decode(bytes), "123456".map { press(.character(Unicode.Scalar(String($0))!)) })
+    }
+
+    func testCursorPositionReportIsAReplyNotF3() {
+        // The link pacer's probe answer (row 2 or more); `CSI 1;2 R` stays Shift+F3.
+        XCTAssertEqual(decode("a\u{1B}[12;40Rb"), [press(.character("a")), .cursorPosition(row: 12, column: 40), press(.character("b"))])
+        XCTAssertEqual(decode("\u{1B}[1;2R"), [press(.function(3), .shift)])
     }
 
     func testInvalidUTF8IsSkipped() {

@@ -55,7 +55,8 @@ final class DownsamplerTests: XCTestCase {
         let colors = (0..<16).map { i in ((i % 4) + (i / 4)) % 2 == 0 ? a : b }
         var canvas = CellCanvas(columns: 2, rows: 1)
         try TestFrame(width: 4, height: 4, colors: colors).withSource { source in
-            Downsampler().draw(source, from: source.bounds, into: canvas.bounds, on: &canvas)
+            Downsampler().draw(source, from: source.bounds, into: canvas.bounds, on: &canvas,
+                               options: ScalingOptions(snapsToFrameColors: false))
         }
         func mean(_ shift: UInt32) -> UInt32 { ((a >> shift & 0xFF) * 2 + (b >> shift & 0xFF) * 2 + 2) / 4 }
         let expected = RGBColor(rawValue: mean(16) << 16 | mean(8) << 8 | mean(0))
@@ -176,5 +177,82 @@ final class DownsamplerTests: XCTestCase {
         }
         XCTAssertEqual(canvas[0, 1], Cell(top: RGBColor(rawValue: 0x00FF00), bottom: RGBColor(rawValue: 0x101010)))
         XCTAssertEqual(canvas[3, 0], Cell(top: RGBColor(rawValue: 0x00FF00), bottom: RGBColor(rawValue: 0x00FF00)))
+    }
+}
+
+final class FrameColorSnappingTests: XCTestCase {
+    /// Distinct colours in the picture cells of a canvas.
+    private func colors(in canvas: CellCanvas) -> Set<RGBColor> {
+        Set(canvas.cells.flatMap { [$0.foreground, $0.background] })
+    }
+
+    func testAFewColourFrameScaledBy094KeepsItsColoursAndHardEdges() throws {
+        // Pixel art: 8x8 tiles of four colours, as a GBC frame.
+        let palette: [UInt32] = [0x0F380F, 0x306230, 0x8BAC0F, 0x9BBC0F]
+        var colors160: [UInt32] = []
+        for y in 0..<144 {
+            for x in 0..<160 {
+                let tile: Int = x / 8 + (y / 8) * 3
+                colors160.append(palette[tile % 4])
+            }
+        }
+        let frame = TestFrame(width: 160, height: 144, colors: colors160)
+        func draw(snapping: Bool) throws -> CellCanvas {
+            var canvas = CellCanvas(columns: 151, rows: 77)
+            try frame.withSource { source in
+                let layout = Downsampler().draw(source, from: source.bounds, into: canvas.bounds, on: &canvas,
+                                                options: ScalingOptions(barColor: RGBColor(rawValue: palette[0]), snapsToFrameColors: snapping))
+                XCTAssertNil(layout.integerScale)
+            }
+            return canvas
+        }
+        let snapped = colors(in: try draw(snapping: true))
+        XCTAssertTrue(snapped.isSubset(of: Set(palette.map { RGBColor(rawValue: $0) })), "\(snapped.count) colours")
+        XCTAssertGreaterThan(colors(in: try draw(snapping: false)).count, 8, "averaging blends neighbours")
+    }
+
+    func testBelowHalfSizeAManyColourFrameIsAveragedAsBefore() throws {
+        var generator = SeededGenerator(seed: 3)
+        let frame = TestFrame.random(width: 64, height: 64, paletteSize: 200, using: &generator)
+        func draw(snapping: Bool) throws -> CellCanvas {
+            var canvas = CellCanvas(columns: 24, rows: 12)
+            try frame.withSource { source in
+                Downsampler().draw(source, from: source.bounds, into: canvas.bounds, on: &canvas,
+                                   options: ScalingOptions(snapsToFrameColors: snapping))
+            }
+            return canvas
+        }
+        XCTAssertEqual(try draw(snapping: true).cells, try draw(snapping: false).cells)
+    }
+
+    func testDownToHalfSizeEachPixelIsTheSourcePixelUnderItsCentre() throws {
+        // Pixel art (16 colours); a frame of many colours is averaged instead (the test above).
+        var generator = SeededGenerator(seed: 4)
+        let frame = TestFrame.random(width: 40, height: 30, paletteSize: 16, using: &generator)
+        var canvas = CellCanvas(columns: 30, rows: 12)
+        try frame.withSource { source in
+            let layout = Downsampler().draw(source, from: source.bounds, into: canvas.bounds, on: &canvas)
+            XCTAssertEqual(layout.picture.width, 30)
+            for y in 0..<layout.picture.height {
+                for x in 0..<layout.picture.width {
+                    let cell = canvas[layout.picture.x + x, (layout.picture.y + y) / 2]
+                    let shown = (layout.picture.y + y) % 2 == 0 ? cell.foreground : cell.background
+                    let sourceX = (2 * x + 1) * 40 / (2 * layout.picture.width), sourceY = (2 * y + 1) * 30 / (2 * layout.picture.height)
+                    XCTAssertEqual(shown, source.color(x: sourceX, y: sourceY))
+                }
+            }
+        }
+    }
+
+    func testJustAboveAWholeScaleIsDrawnAtTheWholeScale() {
+        // 168x154 pixels for a 160x144 frame: 1.05x would blend, 1x leaves thin bars.
+        let layout = PictureLayout.fit(sourceWidth: 160, sourceHeight: 144, into: CellRect(x: 0, y: 0, columns: 168, rows: 77),
+                                       options: ScalingOptions())
+        XCTAssertEqual(layout.integerScale, 1)
+        XCTAssertEqual(layout.picture, PixelRect(x: 4, y: 5, width: 160, height: 144))
+        // A non-square pixel aspect (NES 4:3) keeps its fitted size.
+        let nes = PictureLayout.fit(sourceWidth: 256, sourceHeight: 240, into: CellRect(x: 0, y: 0, columns: 330, rows: 125),
+                                    options: ScalingOptions(aspectRatio: 4.0 / 3.0))
+        XCTAssertNil(nes.integerScale)
     }
 }

@@ -53,6 +53,8 @@ final class TerminalEncoderTests: XCTestCase {
                 let columns = Int.random(in: 1...30, using: &generator), rows = Int.random(in: 1...12, using: &generator)
                 let synchronized = Bool.random(using: &generator)
                 let encoder = TerminalEncoder(colorMode: mode, synchronizedOutput: synchronized)
+                encoder.repeatsCharacters = Bool.random(using: &generator)
+                encoder.shiftsRows = Bool.random(using: &generator)
                 let terminal = VirtualTerminal(columns: columns, rows: rows)
                 var canvas = try randomCanvas(columns: columns, rows: rows, using: &generator)
                 var bytes: [UInt8] = []
@@ -133,24 +135,142 @@ final class TerminalEncoderTests: XCTestCase {
     func testEncodingDetails() throws {
         let encoder = TerminalEncoder(colorMode: .trueColor, synchronizedOutput: false)
         var canvas = CellCanvas(columns: 4, rows: 1)
-        let red = RGBColor(rawValue: 0xFF0000), blue = RGBColor(rawValue: 0x0000FF)
+        let red = RGBColor(rawValue: 0xFE0000), blue = RGBColor(rawValue: 0x0000FE), white = RGBColor(rawValue: 0xFEFEFE)
         canvas.put(Cell(top: red, bottom: red), column: 0, row: 0)
         canvas.put(Cell(top: red, bottom: blue), column: 1, row: 0)
         canvas.put(Cell(top: red, bottom: blue), column: 2, row: 0)
-        canvas.put(Cell("A", foreground: .white, background: blue), column: 3, row: 0)
+        canvas.put(Cell("A", foreground: white, background: blue), column: 3, row: 0)
         var bytes: [UInt8] = []
         encoder.encode(canvas, into: &bytes)
-        // Home; a one-colour cell is a space with only a background; the next cell sets only what
-        // changed; the identical third cell needs no SGR; the text cell changes only its foreground.
-        let expected = "\u{1B}[H\u{1B}[48;2;255;0;0m \u{1B}[38;2;255;0;0;48;2;0;0;255m▀▀\u{1B}[38;2;255;255;255mA"
+        // Home; a one-colour cell is a space with only a background; the next cell, red over blue,
+        // is `▄` in blue on the red in effect (one SGR half instead of two); the identical third
+        // cell needs no SGR; the text cell sets both colours.
+        let expected = "\u{1B}[H\u{1B}[48;2;254;0;0m \u{1B}[38;2;0;0;254m▄▄\u{1B}[38;2;254;254;254;48;2;0;0;254mA"
         XCTAssertEqual(String(decoding: bytes, as: UTF8.self), expected)
 
         // Changing cells 0 and 3 (not 1, 2): a relative move skips the unchanged cells.
         canvas.put(Cell(top: blue, bottom: blue), column: 0, row: 0)
-        canvas.put(Cell("B", foreground: .white, background: blue), column: 3, row: 0)
+        canvas.put(Cell("B", foreground: white, background: blue), column: 3, row: 0)
         bytes.removeAll()
         encoder.encode(canvas, into: &bytes)
         XCTAssertEqual(String(decoding: bytes, as: UTF8.self), "\u{1B}[H \u{1B}[2CB")
+    }
+
+    /// Encodes `canvas` from a blank screen and checks the decoded screen equals the cell grid.
+    private func encodeChecked(_ canvas: CellCanvas, repeats: Bool = false, exactIndices: Bool = true,
+                               file: StaticString = #filePath, line: UInt = #line) throws -> (text: String, terminal: VirtualTerminal) {
+        let encoder = TerminalEncoder(colorMode: .trueColor, synchronizedOutput: false)
+        encoder.repeatsCharacters = repeats
+        encoder.usesExactPaletteIndices = exactIndices
+        var bytes: [UInt8] = []
+        encoder.encode(canvas, into: &bytes)
+        let terminal = VirtualTerminal(columns: canvas.columns, rows: canvas.rows)
+        try terminal.feed(bytes)
+        assertScreen(terminal, shows: canvas, mode: .trueColor, "encoded", file: file, line: line)
+        XCTAssertEqual(terminal.waste, [], file: file, line: line)
+        return (String(decoding: bytes, as: UTF8.self), terminal)
+    }
+
+    func testOnlyTheSGRHalfThatDiffersIsSent() throws {
+        var canvas = CellCanvas(columns: 3, rows: 1)
+        let a = RGBColor(rawValue: 0x102030), b = RGBColor(rawValue: 0x405060), c = RGBColor(rawValue: 0x708090)
+        canvas.put(Cell(top: a, bottom: b), column: 0, row: 0)
+        canvas.put(Cell(top: c, bottom: b), column: 1, row: 0)  // only the foreground differs
+        canvas.put(Cell(top: c, bottom: a), column: 2, row: 0)  // only the background differs
+        let result = try encodeChecked(canvas)
+        XCTAssertEqual(result.text, "\u{1B}[H\u{1B}[38;2;16;32;48;48;2;64;80;96m▀\u{1B}[38;2;112;128;144m▀\u{1B}[48;2;16;32;48m▀")
+    }
+
+    func testLowerHalfBlockWhenTheColoursInEffectAreTheOtherWayRound() throws {
+        var canvas = CellCanvas(columns: 2, rows: 1)
+        let a = RGBColor(rawValue: 0x102030), b = RGBColor(rawValue: 0x405060)
+        canvas.put(Cell(top: a, bottom: b), column: 0, row: 0)
+        canvas.put(Cell(top: b, bottom: a), column: 1, row: 0)
+        let result = try encodeChecked(canvas)
+        XCTAssertEqual(result.text, "\u{1B}[H\u{1B}[38;2;16;32;48;48;2;64;80;96m▀▄")
+        XCTAssertEqual(result.terminal.glyph(column: 1, row: 0).character, 0x2584)
+    }
+
+    func testOneColourCellIsASpaceOrAFullBlockInTheForeground() throws {
+        var canvas = CellCanvas(columns: 3, rows: 1)
+        let a = RGBColor(rawValue: 0x102030), b = RGBColor(rawValue: 0x405060)
+        canvas.put(Cell(top: a, bottom: b), column: 0, row: 0)
+        canvas.put(Cell(top: a, bottom: a), column: 1, row: 0)  // the foreground in effect: `█`, no SGR
+        canvas.put(Cell(top: b, bottom: b), column: 2, row: 0)  // the background in effect: a space
+        let result = try encodeChecked(canvas)
+        XCTAssertEqual(result.text, "\u{1B}[H\u{1B}[38;2;16;32;48;48;2;64;80;96m▀█ ")
+    }
+
+    func testExactPaletteColoursAreSentByIndexIn24BitMode() throws {
+        var canvas = CellCanvas(columns: 3, rows: 1)
+        canvas.put(Cell(top: RGBColor(rawValue: 0x5F87AF), bottom: RGBColor(rawValue: 0x080808)), column: 0, row: 0)
+        canvas.put(Cell(top: RGBColor(rawValue: 0x5F87AE), bottom: RGBColor(rawValue: 0xEEEEEE)), column: 1, row: 0)
+        // Red is palette entry 9 as well as 196: only 16–255 are used (users recolour 0–15).
+        canvas.put(Cell(top: RGBColor(rawValue: 0xFF0000), bottom: RGBColor(rawValue: 0xEEEEEE)), column: 2, row: 0)
+        let result = try encodeChecked(canvas)
+        XCTAssertEqual(result.text, "\u{1B}[H\u{1B}[38;5;67;48;5;232m▀\u{1B}[38;2;95;135;174;48;5;255m▀\u{1B}[38;5;196m▀")
+        XCTAssertEqual(try encodeChecked(canvas, exactIndices: false).text,
+                       "\u{1B}[H\u{1B}[38;2;95;135;175;48;2;8;8;8m▀\u{1B}[38;2;95;135;174;48;2;238;238;238m▀\u{1B}[38;2;255;0;0m▀")
+    }
+
+    func testRunsUseREPOnlyWhereTheTerminalHasIt() throws {
+        var canvas = CellCanvas(columns: 30, rows: 2, background: RGBColor(rawValue: 0x123456))
+        let a = RGBColor(rawValue: 0x102030), b = RGBColor(rawValue: 0x405060)
+        for column in 5..<25 { canvas.put(Cell(top: a, bottom: b), column: column, row: 1) }
+        let plain = try encodeChecked(canvas)
+        XCTAssertEqual(plain.terminal.repeats, 0)
+        let repeated = try encodeChecked(canvas, repeats: true)
+        XCTAssertGreaterThan(repeated.terminal.repeats, 0)
+        // Row 0: a space and 29 more (a REP of 29). The half blocks of row 1 are written out: tmux
+        // 3.3 ignores REP after a multibyte character.
+        XCTAssertTrue(repeated.text.contains(" \u{1B}[29b"), repeated.text)
+        XCTAssertTrue(repeated.text.contains(String(repeating: "▀", count: 20)), repeated.text)
+        XCTAssertLessThan(repeated.text.utf8.count, plain.text.utf8.count, repeated.text.debugDescription)
+        // A run of two spaces is cheaper as it is than as a REP.
+        var short = CellCanvas(columns: 3, rows: 1, background: a)
+        short.put(Cell(top: b, bottom: a), column: 0, row: 0)
+        XCTAssertFalse(try encodeChecked(short, repeats: true).text.contains("b"))
+    }
+
+    func testAScrolledPictureShiftsRowsAndWritesOnlyTheNewColumn() throws {
+        // A 60-pixel-wide "game" between a left and a right panel, scrolled 1 pixel per frame.
+        var generator = SeededGenerator(seed: 11)
+        let palette = (0..<12).map { _ in RGBColor(rawValue: UInt32.random(in: 0...0xFF_FFFF, using: &generator)) }
+        let world = (0..<(200 * 16)).map { _ in palette.randomElement(using: &generator)! }
+        func frame(scroll: Int) -> CellCanvas {
+            var canvas = CellCanvas(columns: 80, rows: 8, background: RGBColor(rawValue: 0x202020))
+            canvas.put(text: "LEFT", column: 0, row: 0, foreground: .white, background: .black)
+            canvas.put(text: "RIGHT PANEL", column: 69, row: 3, foreground: .white, background: .black)
+            for y in 0..<16 {
+                for x in 0..<60 { canvas.setPixel(x: 5 + x, y: y, to: world[y * 200 + (x + scroll) % 200]) }
+            }
+            return canvas
+        }
+        for distance in [1, -2, 3] {
+            let encoder = TerminalEncoder(colorMode: .trueColor, synchronizedOutput: false)
+            encoder.shiftsRows = true
+            let terminal = VirtualTerminal(columns: 80, rows: 8)
+            var bytes: [UInt8] = []
+            encoder.encode(frame(scroll: 10), into: &bytes)
+            try terminal.feed(bytes)
+            let full = bytes.count
+            bytes.removeAll()
+            let scrolled = frame(scroll: 10 + distance)
+            encoder.encode(scrolled, into: &bytes)
+            try terminal.feed(bytes)
+            assertScreen(terminal, shows: scrolled, mode: .trueColor, "scrolled by \(distance)")
+            let text = String(decoding: bytes, as: UTF8.self)
+            XCTAssertTrue(text.contains("P") && text.contains("@"), text.debugDescription)
+            // Eight rows of shift commands and the new column(s): a small part of a full frame.
+            XCTAssertLessThan(bytes.count, full / 4, "scrolled by \(distance)")
+            // Without DCH/ICH every moved cell is written again.
+            let plain = TerminalEncoder(colorMode: .trueColor, synchronizedOutput: false)
+            var plainBytes: [UInt8] = []
+            plain.encode(frame(scroll: 10), into: &plainBytes)
+            plainBytes.removeAll()
+            plain.encode(scrolled, into: &plainBytes)
+            XCTAssertGreaterThan(plainBytes.count, bytes.count * 3)
+        }
     }
 
     func testPaletteModesEmitIndexedColours() throws {

@@ -46,6 +46,9 @@ final class VirtualTerminal {
     /// Glyphs written by the last `feed`.
     private(set) var glyphsWritten = 0
     private(set) var synchronizedBlocks = 0
+    /// The last character printed (what REP repeats), and how many REPs were seen.
+    private var lastPrinted: UInt32?
+    private(set) var repeats = 0
 
     init(columns: Int, rows: Int) {
         self.columns = columns
@@ -93,6 +96,7 @@ final class VirtualTerminal {
             guard cursorRow < rows else { throw ParseError(description: "wrote past the bottom-right cell (would scroll)") }
         }
         cells[cursorRow * columns + cursorColumn] = Glyph(character: scalar, foreground: foreground, background: background)
+        lastPrinted = scalar
         glyphsWritten += 1
         if cursorColumn == columns - 1 { wrapPending = true } else { cursorColumn += 1 }
     }
@@ -140,6 +144,26 @@ final class VirtualTerminal {
             let count = max(1, (parameters.first ?? nil) ?? 1)
             guard !wrapPending, cursorColumn + count < columns else { throw ParseError(description: "CUF \(count) past the right edge") }
             cursorColumn += count
+        case (0x50, false), (0x40, false):  // P: DCH, @: ICH (blanks in the current colours)
+            let count = max(1, (parameters.first ?? nil) ?? 1)
+            let rowStart = cursorRow * columns
+            var line = Array(cells[rowStart..<(rowStart + columns)])
+            let blank = Glyph(character: Cell.space, foreground: foreground, background: background)
+            let n = min(count, columns - cursorColumn)
+            if final == 0x50 {
+                line.removeSubrange(cursorColumn..<(cursorColumn + n))
+                line += Array(repeating: blank, count: n)
+            } else {
+                line.insert(contentsOf: Array(repeating: blank, count: n), at: cursorColumn)
+                line.removeLast(n)
+            }
+            cells.replaceSubrange(rowStart..<(rowStart + columns), with: line)
+            wrapPending = false
+        case (0x62, false):  // b: REP, the last character again
+            guard let character = lastPrinted else { throw ParseError(description: "REP with nothing printed before") }
+            let count = max(1, (parameters.first ?? nil) ?? 1)
+            repeats += 1
+            for _ in 0..<count { try print(character) }
         case (0x6D, false):  // m
             try applySGR(parameters.map { $0 ?? 0 })
         case (0x68, true), (0x6C, true):  // ?…h / ?…l
@@ -209,6 +233,15 @@ struct VisibleCell: Equatable, CustomStringConvertible {
     var background: VirtualTerminal.Color
 
     init(character: UInt32, foreground: VirtualTerminal.Color, background: VirtualTerminal.Color) {
+        // `▄` is `▀` with the colours swapped, `█` a cell all foreground: the same picture.
+        var character = character, foreground = foreground, background = background
+        if character == 0x2584 {
+            character = Cell.upperHalfBlock
+            swap(&foreground, &background)
+        } else if character == 0x2588 {
+            character = Cell.space
+            background = foreground
+        }
         if character == Cell.space || (character == Cell.upperHalfBlock && foreground == background) {
             self.character = Cell.space
             self.foreground = nil
@@ -233,6 +266,15 @@ func expectedColor(_ color: RGBColor, mode: ColorMode) -> VirtualTerminal.Color 
     }
 }
 
+/// In 24-bit mode the encoder sends a colour that is exactly a palette entry 16–255 by index: the
+/// colour the terminal shows for it.
+func shown(_ color: VirtualTerminal.Color, mode: ColorMode) -> VirtualTerminal.Color {
+    if mode == .trueColor, case .index(let index) = color, index >= 16 {
+        return .rgb(PaletteMatcher.color(ofIndex: UInt8(index)).rawValue)
+    }
+    return color
+}
+
 /// Fails unless every cell of `terminal` looks like the canvas cell reduced to `mode`.
 func assertScreen(_ terminal: VirtualTerminal, shows canvas: CellCanvas, mode: ColorMode, _ context: String,
                   file: StaticString = #filePath, line: UInt = #line) {
@@ -245,7 +287,8 @@ func assertScreen(_ terminal: VirtualTerminal, shows canvas: CellCanvas, mode: C
             let expected = VisibleCell(character: cell.character, foreground: expectedColor(cell.foreground, mode: mode),
                                        background: expectedColor(cell.background, mode: mode))
             let glyph = terminal.glyph(column: column, row: row)
-            let actual = VisibleCell(character: glyph.character, foreground: glyph.foreground, background: glyph.background)
+            let actual = VisibleCell(character: glyph.character, foreground: shown(glyph.foreground, mode: mode),
+                                     background: shown(glyph.background, mode: mode))
             if expected != actual {
                 mismatches += 1
                 if mismatches <= 3 {

@@ -25,6 +25,8 @@ int ccurses_columns(void);
 int ccurses_colors(void);
 /* 1 when the terminal's terminfo entry has the RGB flag (direct colour), else 0. */
 int ccurses_has_rgb(void);
+/// 1 when the terminal's terminfo entry has the string capability `name` (e.g. "rep"), else 0.
+int ccurses_has_string_capability(const char *name);
 /// The terminal type ncurses drives (TERM, or the type a headless terminal was opened with).
 const char *ccurses_terminal_name(void);
 

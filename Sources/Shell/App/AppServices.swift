@@ -26,6 +26,10 @@ final class AppServices {
         var noAudio = false
         var audioDevice: String?
         var frameLimit: UInt64?
+        /// `--video-stats`: the status bar always shows bytes/s, frames shown/s and frames skipped.
+        var videoStats = false
+        /// `--no-link-pacing`: write every frame however slow the link (to compare, in `make bench`).
+        var noLinkPacing = false
         /// Makes every game's core instead of the libretro host (in-process tests: a `ScriptedCore`).
         var makeCore: CoreMaker?
         /// Opens the key-release side channel for a game instead of XInput2/evdev (tests: a

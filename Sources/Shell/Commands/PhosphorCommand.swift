@@ -12,8 +12,8 @@ public enum PhosphorCommand {
     public static let usage = """
         usage: phosphor                      open the game browser
                phosphor ROM                  play a game in this terminal
-               phosphor play [--continue] [--frames N] [--no-audio] [--color 24bit|256|16]
-                             [--video auto|kitty|sixel|blocks] [--core PATH] [--audio-device NAME] ROM
+               phosphor play [--continue] [--frames N] [--no-audio] [--color 24bit|256|16] [--video-stats]
+                             [--video auto|kitty|sixel|blocks] [--no-link-pacing] [--core PATH] [--audio-device NAME] ROM
                phosphor run --headless --frames N [--input FILE] [--state-out FILE --state-at K]
                              [--state-in FILE] [--screenshot FILE.png] [--audio-wav FILE.wav]
                              [--cheat CODE]... [--cheat-file FILE.cht]... [--core PATH] ROM

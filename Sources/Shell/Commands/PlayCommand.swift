@@ -20,7 +20,8 @@ enum PlayCommand {
     static func request(_ arguments: [String], browserWithoutROM: Bool,
                         paths: PhosphorPaths = PhosphorPaths()) throws -> Request {
         let parsed = try CommandLineArguments(
-            arguments, valueOptions: ["frames", "color", "video", "core", "audio-device"], flagOptions: ["no-audio", "continue"])
+            arguments, valueOptions: ["frames", "color", "video", "core", "audio-device"],
+            flagOptions: ["no-audio", "continue", "video-stats", "no-link-pacing"])
         if let color = parsed.options["color"], !["24bit", "truecolor", "256", "16"].contains(color) {
             throw CommandLineArguments.UsageError(description: "--color takes 24bit, 256 or 16, not '\(color)'")
         }
@@ -31,6 +32,8 @@ enum PlayCommand {
         overrides.videoMode = parsed.options["video"].flatMap(VideoModeChoice.init(rawValue:))
         overrides.colorMode = parsed.options["color"]
         overrides.noAudio = parsed.flags.contains("no-audio")
+        overrides.videoStats = parsed.flags.contains("video-stats")
+        overrides.noLinkPacing = parsed.flags.contains("no-link-pacing")
         overrides.audioDevice = parsed.options["audio-device"]
         overrides.frameLimit = try parsed.integer("frames").map(UInt64.init)
         let resume = parsed.flags.contains("continue")

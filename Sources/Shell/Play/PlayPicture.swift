@@ -1,6 +1,7 @@
 import Input
 import PhosphorKit
 import Render
+import Terminal
 
 /// Draws the play screen (game picture(s) placed by the skin, borders, key legend, status bar)
 /// through the render module and returns the bytes that update the terminal. UI thread only.
@@ -15,18 +16,55 @@ final class PlayPicture {
     var pixelsHidden = false
     private var drawsPixels: Bool { pixels != nil && !pixelsHidden }
 
+    /// Holds frames back while the link to the terminal is busy (see `LinkPacer`).
+    var pacer: LinkPacer
+    /// The colour mode asked for; the encoder may use fewer colours while the link is too slow.
+    private var requestedColorMode: ColorMode
+
     /// - Parameter synchronizedOutput: wrap frames in mode 2026 (only where the terminal said it knows it).
-    init(colorMode: ColorMode, integerScale: Bool, synchronizedOutput: Bool) {
+    /// - Parameter repeatsCharacters: the terminal has REP (`CSI n b`; terminfo `rep`).
+    /// - Parameter pacing: hold frames back on a slow link (off only to compare, in `make bench`).
+    /// - Parameter editsLines: the terminal has DCH and ICH (terminfo `dch`, `ich`): scrolled rows are shifted.
+    init(colorMode: ColorMode, integerScale: Bool, synchronizedOutput: Bool, repeatsCharacters: Bool = false,
+         editsLines: Bool = false, pacing: Bool = true) {
         renderer = FrameRenderer(colorMode: colorMode, synchronizedOutput: synchronizedOutput)
+        renderer.encoder.repeatsCharacters = repeatsCharacters
+        renderer.encoder.shiftsRows = editsLines
         self.integerScale = integerScale
+        requestedColorMode = colorMode
+        pacer = LinkPacer(isEnabled: pacing)
     }
 
     var colorMode: ColorMode {
-        get { renderer.colorMode }
+        get { requestedColorMode }
         set {
-            renderer.colorMode = newValue
+            requestedColorMode = newValue
+            applyColorMode()
+        }
+    }
+
+    /// 24-bit colour drops to 256 colours while the pacer says the link cannot carry it.
+    private func applyColorMode() {
+        let effective: ColorMode = pacer.prefersFewerColors && requestedColorMode == .trueColor ? .palette256 : requestedColorMode
+        if renderer.colorMode != effective {
+            renderer.colorMode = effective
             renderer.invalidate()
         }
+    }
+
+    /// Renders if the link has room for a frame: the bytes (probe included) to write, or nil when
+    /// the frame is skipped. An empty result means nothing changed.
+    func renderPaced(_ content: Content, columns: Int, rows: Int, now: ContinuousClock.Instant) -> [UInt8]? {
+        guard pacer.mayWriteFrame(now: now) else {
+            pacer.didSkipFrame(now: now)
+            return nil
+        }
+        applyColorMode()
+        var bytes = render(content, columns: columns, rows: rows)
+        guard !bytes.isEmpty else { return bytes }
+        if pacer.wantsProbe { bytes += LinkPacer.probe }
+        pacer.didWriteFrame(bytes: bytes.count, now: now)
+        return bytes
     }
 
     /// Next encode repaints every cell (after an overlay closed, a resize, Ctrl-L).

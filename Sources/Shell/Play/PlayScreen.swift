@@ -38,7 +38,9 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
         graphics = services.graphics
         cadence = DisplayCadence(start: terminal.now)
         picture = PlayPicture(colorMode: session.colorMode, integerScale: session.integerScale,
-                              synchronizedOutput: terminal.synchronizedOutput)
+                              synchronizedOutput: terminal.synchronizedOutput, repeatsCharacters: terminal.repeatsCharacters,
+                              editsLines: terminal.editsLines,
+                              pacing: session.linkPacing)
         let skinResult = services.skins.skin(for: session.system)
         skin = skinResult.skin
         let notices = (services.takeConfigNotice().map { [$0] } ?? []) + skinResult.errors.map(\.description)
@@ -88,6 +90,11 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
     // MARK: Screen
 
     func handle(_ event: InputEvent, now: ContinuousClock.Instant, actions: inout [AppAction]) -> EventResult {
+        if case .cursorPosition = event {
+            // The answer to the probe after a frame: the link has carried it.
+            picture.pacer.replyReceived(now: now)
+            return .consumed
+        }
         if case .key(let key) = event, key.kind != .release, key.modifiers == .control, key.key == .character("l") {
             picture.invalidate()
             needsRender = true
@@ -123,6 +130,8 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
 
     private func repaintFully() {
         status.markStale()
+        // Answers to probes sent before a menu opened went to the menu.
+        picture.pacer.forgetFramesInFlight()
         picture.invalidate()
         needsRender = true
     }
@@ -145,6 +154,7 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
             if !(session.lastFrame.map(frame.hasSamePicture) ?? false) { needsRender = true }
             session.lastFrame = frame
         }
+        status.linkStats = picture.pacer.stats
         if status.update(coreStatus, session: session, input: session.input, now: now) { needsRender = true }
         if session.notice?.text != shownNotice {
             shownNotice = session.notice?.text
@@ -153,11 +163,13 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
         // A picture that has not drained yet: this frame waits (PixelLinkMonitor).
         let linkBusy = picture.pixels != nil && pixelLink.shouldSkipFrame(now: .now)
         if needsRender && !session.isHeldByMenu && !linkBusy {
-            needsRender = false
             let before = try? ThreadCPUTime.current()
-            render(context: context, coreStatus: coreStatus, now: now)
+            // A busy link skips the frame (needsRender stays set: the next tick draws the newest).
+            if render(context: context, coreStatus: coreStatus, now: now, paced: true) {
+                needsRender = false
+                renderCount += 1
+            }
             if let before, let after = try? ThreadCPUTime.current() { renderCPU += after - before }
-            renderCount += 1
         }
         let fps = min(max(coreStatus.avInfo?.framesPerSecond ?? 60, 30), 60)
         pixelLink.framePeriod = .nanoseconds(Int64(1e9 / fps))
@@ -172,7 +184,10 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
         render(context: context, coreStatus: coreStatus, now: now)
     }
 
-    private func render(context: DrawContext, coreStatus: CoreThread.Status, now: ContinuousClock.Instant) {
+    /// Draws (paced: only if the link has room). Returns false when the frame was skipped.
+    @discardableResult
+    private func render(context: DrawContext, coreStatus: CoreThread.Status, now: ContinuousClock.Instant,
+                        paced: Bool = false) -> Bool {
         let columns = context.columns
         let rows = context.rows
         let layout = currentLayout(columns: columns, rows: rows)
@@ -185,7 +200,9 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
             tooSmallMessage: tooSmall
                 ? "Terminal too small: \(columns)x\(rows), this skin needs \(max(layout.requiredColumns, TerminalLimits.minimumColumns))x\(max(layout.requiredRows, TerminalLimits.minimumRows))"
                 : nil)
-        let bytes = picture.render(content, columns: columns, rows: rows)
+        // A busy link (LinkPacer: its cursor-position probes are unanswered) skips the frame.
+        guard let bytes = paced ? picture.renderPaced(content, columns: columns, rows: rows, now: now)
+                                : picture.render(content, columns: columns, rows: rows) else { return false }
         let started = ContinuousClock.now
         context.writeRaw(bytes)
         if let pixels = picture.pixels, pixels.lastPayloadBytes > 0 {
@@ -196,14 +213,18 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
             }
         }
         if picture.pixels != nil { updateTouchScreen(layout) }
+        return true
     }
 
     func currentLayout(columns: Int, rows: Int) -> SkinLayout {
         let statusRows = session.statusBarVisible ? 1 : 0
+        // The frame's size lets the legend and border give way for a whole scale (sharp pixels).
+        let pictureSize = session.lastFrame.map { FrameSize(width: $0.width, height: $0.height) }
         if session.system == .nds {
-            return skin.layout(terminalColumns: columns, rows: rows, statusBarRows: statusRows, dsLayout: session.dsLayout)
+            return skin.layout(terminalColumns: columns, rows: rows, statusBarRows: statusRows, dsLayout: session.dsLayout,
+                               pictureSize: pictureSize)
         }
-        return skin.layout(terminalColumns: columns, rows: rows, statusBarRows: statusRows)
+        return skin.layout(terminalColumns: columns, rows: rows, statusBarRows: statusRows, pictureSize: pictureSize)
     }
 
     private func updateTouchScreen(_ layout: SkinLayout) {

@@ -1,6 +1,7 @@
 import Emulation
 import Input
 import PhosphorKit
+import Terminal
 
 /// The play screen's status bar text ("GB · 60 fps · slot 1 · vol 100%"), rebuilt at most every
 /// 100 ms or after an event (string work on every frame cost more than the picture under it),
@@ -14,6 +15,8 @@ struct PlayStatusLine {
     private var displayCount = 0
     private var displayWindowStart: ContinuousClock.Instant?
     private var wasPaused = false
+    /// The link pacer's last second (bytes/s, frames shown and skipped), set by the play screen.
+    var linkStats = LinkPacer.Stats()
 
     /// An event or a menu may have changed what the line says: rebuild it on the next tick.
     mutating func markStale() { stale = true }
@@ -45,6 +48,9 @@ struct PlayStatusLine {
         stale = false
         nextUpdate = now + .milliseconds(100)
         text = Self.text(status, session: session, input: input, displayedFPS: displayedFPS)
+        if let video = Self.videoText(linkStats, always: session.showsVideoStats) {
+            text = text.isEmpty ? video : text + " · " + video
+        }
     }
 
     /// After a pause (menu, Ctrl-Z, too small) the shown-frames count starts again: a window
@@ -63,6 +69,26 @@ struct PlayStatusLine {
         if speed == 0 { return "▶▶ max" }
         if speed < 1 { return "▶ 1/\(Int((1 / speed).rounded()))" }
         return "▶▶ \(Int(speed))x"
+    }
+
+    /// "link 98 KB/s · shown 24/s" while the link holds frames back; with `--video-stats` always,
+    /// plus bytes/s and frames skipped. Nil when there is nothing to say.
+    static func videoText(_ stats: LinkPacer.Stats, always: Bool) -> String? {
+        var parts: [String] = []
+        if let link = stats.linkBytesPerSecond {
+            parts.append("link \(kilobytes(link))/s")
+            parts.append("shown \(stats.framesShownPerSecond)/s")
+        }
+        if always {
+            if !stats.isLimited { parts.append("shown \(stats.framesShownPerSecond)/s") }
+            parts.append("\(kilobytes(stats.bytesPerSecond))/s")
+            parts.append("skipped \(stats.framesSkipped)")
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: " · ")
+    }
+
+    private static func kilobytes(_ bytes: Int) -> String {
+        bytes >= 10_000_000 ? "\(bytes / 1_000_000) MB" : bytes >= 10_000 ? "\(bytes / 1000) KB" : "\(bytes) B"
     }
 
     static func text(_ status: CoreThread.Status, session: GameSession, input: PlayerInput, displayedFPS: Double) -> String {

@@ -204,6 +204,8 @@ final class GameSession {
     var dsLayout: DSScreenLayout { config.dsLayout }
     var statusBarVisible: Bool { config.video.showStatusBar }
     var integerScale: Bool { config.video.integerScale }
+    var showsVideoStats: Bool { services.overrides.videoStats }
+    var linkPacing: Bool { !services.overrides.noLinkPacing }
     var colorMode: ColorMode {
         colorModeOverride ?? config.video.colorMode.renderMode ?? detectedColorMode
     }

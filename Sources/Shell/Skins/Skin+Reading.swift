@@ -48,6 +48,7 @@ extension Skin {
         if var borderReader = try top.object("border") {
             if let style = try borderReader.choice("style", as: BorderStyle.self) { border.style = style }
             if let borderColor = try color(&borderReader, "color") { border.color = borderColor }
+            if let givesWay = try borderReader.bool("givesWay") { border.givesWay = givesWay }
             try rejectUnknown(borderReader)
         }
 
@@ -93,7 +94,9 @@ extension Skin {
         }
         let textColor = try color(&reader, "textColor") ?? SkinColor(red: 0xA8, green: 0xA8, blue: 0xA8)
         let keyColor = try color(&reader, "keyColor") ?? SkinColor(red: 0xFF, green: 0xFF, blue: 0xFF)
-        return SkinLegend(position: position, size: size, buttons: buttons, textColor: textColor, keyColor: keyColor)
+        var legend = SkinLegend(position: position, size: size, buttons: buttons, textColor: textColor, keyColor: keyColor)
+        if let givesWay = try reader.bool("givesWay") { legend.givesWay = givesWay }
+        return legend
     }
 
     private static func readArrangement(_ node: PositionedJSON, path: String,

@@ -134,10 +134,21 @@ public enum BorderStyle: String, CaseIterable, Sendable, Codable {
 public struct SkinBorder: Sendable, Equatable, Encodable {
     public var style: BorderStyle
     public var color: SkinColor
+    /// The border may go (after the legend) so the picture fits at a whole scale (`"givesWay"`).
+    public var givesWay = true
 
     public init(style: BorderStyle, color: SkinColor) {
         self.style = style
         self.color = color
+    }
+
+    private enum Key: String, CodingKey { case style, color, givesWay }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(style, forKey: .style)
+        try container.encode(color, forKey: .color)
+        if !givesWay { try container.encode(givesWay, forKey: .givesWay) }
     }
 }
 
@@ -155,6 +166,8 @@ public struct SkinLegend: Sendable, Equatable, Encodable {
     public var buttons: [JoypadButton]
     public var textColor: SkinColor
     public var keyColor: SkinColor
+    /// The legend may go so the picture fits at a whole scale instead of a blurred ~0.9× (`"givesWay"`).
+    public var givesWay = true
 
     public init(position: LegendPosition, size: Int, buttons: [JoypadButton], textColor: SkinColor, keyColor: SkinColor) {
         self.position = position
@@ -164,7 +177,7 @@ public struct SkinLegend: Sendable, Equatable, Encodable {
         self.keyColor = keyColor
     }
 
-    private enum Key: String, CodingKey { case position, size, buttons, textColor, keyColor }
+    private enum Key: String, CodingKey { case position, size, buttons, textColor, keyColor, givesWay }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Key.self)
@@ -173,6 +186,7 @@ public struct SkinLegend: Sendable, Equatable, Encodable {
         try container.encode(buttons.map(\.name), forKey: .buttons)
         try container.encode(textColor, forKey: .textColor)
         try container.encode(keyColor, forKey: .keyColor)
+        if !givesWay { try container.encode(givesWay, forKey: .givesWay) }
     }
 }
 

@@ -38,6 +38,39 @@ public struct SkinLayout: Sendable, Equatable {
     /// Smallest terminal size (status bar included) this skin can be drawn in.
     public var requiredColumns: Int
     public var requiredRows: Int
+
+    /// A scale at least this fraction of the next whole one makes the legend and border give way.
+    static let nearWholeScale = 0.8
+
+    /// Which of the skin's extras a layout keeps.
+    struct Chrome {
+        var legend: Bool
+        var border: Bool
+        static let all = Chrome(legend: true, border: true)
+        static let borderOnly = Chrome(legend: false, border: true)
+        static let legendOnly = Chrome(legend: true, border: false)
+        static let none = Chrome(legend: false, border: false)
+    }
+
+    /// The smallest scale any screen's picture gets (square pixels, two pixels per cell row):
+    /// the exact fit, or with `wholeOnly` the largest whole scale that fits. A screen's source
+    /// is in the skin's frame coordinates; `pictureSize` is the frame the core sends.
+    static func smallestScale(of layout: SkinLayout, pictureSize: FrameSize, skinFrame: FrameSize?,
+                              wholeOnly: Bool = false) -> Double {
+        var smallest = Double.infinity
+        for screen in layout.screens {
+            var width = Double(pictureSize.width), height = Double(pictureSize.height)
+            if let source = screen.source {
+                let reference = skinFrame ?? pictureSize
+                width = Double(source.width) * Double(pictureSize.width) / Double(max(1, reference.width))
+                height = Double(source.height) * Double(pictureSize.height) / Double(max(1, reference.height))
+            }
+            guard width > 0, height > 0 else { continue }
+            let fit = min(Double(screen.cells.columns) / width, Double(screen.cells.rows * 2) / height)
+            smallest = min(smallest, wholeOnly ? fit.rounded(.down) : fit)
+        }
+        return smallest.isFinite ? smallest : 0
+    }
 }
 
 extension Skin {
@@ -46,10 +79,36 @@ extension Skin {
     /// area still meets `minimumSize`; the picture area is shared between the arrangement's screens
     /// and each screen gets a border box when its style is not `none`.
     ///
+    /// Pixel art stays sharp: when `pictureSize` (the core's frame, else the skin's `frame`) would
+    /// be drawn at a fraction just below a whole scale (0.8–1 of it, e.g. 0.94× at 170×80), the
+    /// legend and then the border give way (where the skin lets them) if that makes the whole
+    /// scale fit: a GBC frame 1:1 instead of blended at 0.94×, which also costs fewer bytes.
+    ///
     /// `arrangement` picks a layout by name (nil: the first); `shownScreen` is the screen index a
     /// `single` arrangement shows. Pure function, any thread.
     public func layout(terminalColumns: Int, rows: Int, statusBarRows: Int,
-                       arrangement name: String? = nil, shownScreen: Int = 0) -> SkinLayout {
+                       arrangement name: String? = nil, shownScreen: Int = 0, pictureSize: FrameSize? = nil) -> SkinLayout {
+        let full = layout(terminalColumns: terminalColumns, rows: rows, statusBarRows: statusBarRows,
+                          arrangement: name, shownScreen: shownScreen, chrome: .all)
+        guard let size = pictureSize ?? frame, !full.isTooSmall, !full.screens.isEmpty else { return full }
+        let scale = SkinLayout.smallestScale(of: full, pictureSize: size, skinFrame: frame)
+        let whole = scale.rounded(.up)
+        guard scale > 0, whole > scale, scale / whole >= SkinLayout.nearWholeScale else { return full }
+        var candidates: [SkinLayout.Chrome] = []
+        if legend?.givesWay ?? false, full.legend != nil { candidates.append(.borderOnly) }
+        if border.givesWay, !full.borders.isEmpty {
+            candidates.append((legend?.givesWay ?? true) ? .none : .legendOnly)
+        }
+        for chrome in candidates {
+            let trial = layout(terminalColumns: terminalColumns, rows: rows, statusBarRows: statusBarRows,
+                               arrangement: name, shownScreen: shownScreen, chrome: chrome)
+            if SkinLayout.smallestScale(of: trial, pictureSize: size, skinFrame: frame, wholeOnly: true) >= whole { return trial }
+        }
+        return full
+    }
+
+    private func layout(terminalColumns: Int, rows: Int, statusBarRows: Int,
+                        arrangement name: String?, shownScreen: Int, chrome: SkinLayout.Chrome) -> SkinLayout {
         let chosen = arrangement(named: name)
         let statusRows = max(0, min(statusBarRows, rows))
         let gameArea = CellRect(x: 0, y: 0, columns: max(0, terminalColumns), rows: max(0, rows - statusRows))
@@ -63,14 +122,14 @@ extension Skin {
         }
 
         var pictureArea = gameArea
-        if let legend, let split = split(pictureArea, for: legend) {
+        if chrome.legend, let legend, let split = split(pictureArea, for: legend) {
             pictureArea = split.picture
             result.legend = SkinLayout.Legend(box: split.legend, position: legend.position, buttons: legend.buttons)
         }
 
         for (screen, part) in divide(pictureArea, among: chosen, shownScreen: shownScreen) {
             var cells = part
-            if border.style != .none, part.columns >= 3, part.rows >= 3 {
+            if chrome.border, border.style != .none, part.columns >= 3, part.rows >= 3 {
                 result.borders.append(part)
                 cells = part.inset(by: 1)
             }
@@ -81,9 +140,10 @@ extension Skin {
     }
 
     /// Convenience for the DS: the arrangement and shown screen a `DSScreenLayout` stands for.
-    public func layout(terminalColumns: Int, rows: Int, statusBarRows: Int, dsLayout: DSScreenLayout) -> SkinLayout {
+    public func layout(terminalColumns: Int, rows: Int, statusBarRows: Int, dsLayout: DSScreenLayout,
+                       pictureSize: FrameSize? = nil) -> SkinLayout {
         layout(terminalColumns: terminalColumns, rows: rows, statusBarRows: statusBarRows,
-               arrangement: dsLayout.arrangementName, shownScreen: dsLayout.shownScreen)
+               arrangement: dsLayout.arrangementName, shownScreen: dsLayout.shownScreen, pictureSize: pictureSize)
     }
 
     /// The legend strip (with one blank cell between it and the picture), or nil when the picture

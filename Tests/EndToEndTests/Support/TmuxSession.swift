@@ -79,7 +79,10 @@ extension TmuxSession {
             if (try visibleCells() == reference) == equal { return }
             Thread.sleep(forTimeInterval: 0.05)
         }
-        XCTFail("timed out waiting for \(description)", file: file, line: line)
+        let last = (try? visibleCells()) ?? []
+        let differing = zip(last, reference).enumerated().filter { $0.element.0 != $0.element.1 }.prefix(2)
+            .map { "row \($0.offset):\n  now  \($0.element.0)\n  want \($0.element.1)" }
+        XCTFail("timed out waiting for \(description)\n" + differing.joined(separator: "\n"), file: file, line: line)
     }
 
     /// Holds `key` the way a terminal's autorepeat does, a press every 40 ms, until the picture
@@ -119,7 +122,15 @@ extension TmuxSession {
                 applySGR(parameters, &foreground, &background)
                 continue
             }
-            result += scalar == " " ? " [\(background)]" : "\(scalar)[\(foreground)/\(background)]"
+            // `▄` is `▀` with the colours swapped and `█` a cell all foreground: the encoder picks
+            // whichever costs fewer bytes, so they compare as the `▀`/space they look like.
+            switch scalar {
+            case " ": result += " [\(background)]"
+            case "\u{2588}": result += " [\(foreground)]"
+            case "\u{2584}": result += background == foreground ? " [\(foreground)]" : "\u{2580}[\(background)/\(foreground)]"
+            case "\u{2580}" where background == foreground: result += " [\(background)]"
+            default: result += "\(scalar)[\(foreground)/\(background)]"
+            }
         }
         return result
     }

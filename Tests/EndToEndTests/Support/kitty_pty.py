@@ -39,11 +39,22 @@ def apply(chunk):
     pending = b""
     i = 0
     text = bytearray()
+    def put(ch):
+        # Cells as they look: `▄` is `▀` with the colours swapped, `█` and a one-colour `▀` a space.
+        fg, bg = state["fg"], state["bg"]
+        if ch == "\u2584":
+            ch, fg, bg = "\u2580", bg, fg
+        elif ch == "\u2588":
+            ch, bg = " ", fg
+        if ch == "\u2580" and fg == bg:
+            ch = " "
+        if 0 <= state["row"] < ROWS and 0 <= state["col"] < COLUMNS:
+            screen[state["row"]][state["col"]] = (ch, bg if ch == " " else (fg, bg))
+        state["col"] += 1
     def flush_text():
         for ch in text.decode("utf-8", "replace"):
-            if 0 <= state["row"] < ROWS and 0 <= state["col"] < COLUMNS:
-                screen[state["row"]][state["col"]] = (ch, state["bg"] if ch == " " else (state["fg"], state["bg"]))
-            state["col"] += 1
+            state["last_raw"] = ch
+            put(ch)
         text.clear()
     while i < len(data):
         byte = data[i]
@@ -78,6 +89,20 @@ def apply(chunk):
                 state["col"] = (numbers[1] if len(numbers) > 1 else 1) - 1
             elif final == b"C":
                 state["col"] += numbers[0] if numbers else 1
+            elif final == b"n" and private == b"" and numbers == [6]:
+                reply(b"\x1b[%d;1R" % ROWS)    # the link pacer's probe: answered at once
+            elif final == b"b" and private == b"" and state.get("last_raw"):
+                for _ in range(numbers[0] if numbers else 1):
+                    put(state["last_raw"])   # REP
+            elif final in (b"P", b"@") and private == b"" and 0 <= state["row"] < ROWS:
+                count = numbers[0] if numbers else 1
+                line = screen[state["row"]]
+                blank = (" ", state["bg"])
+                col = state["col"]
+                if final == b"P":
+                    line[col:] = line[col + count:] + [blank] * min(count, COLUMNS - col)
+                else:
+                    line[col:] = ([blank] * count + line[col:])[:COLUMNS - col]
             elif final == b"m" and private == b"":
                 codes = numbers or [0]
                 k = 0
@@ -126,6 +151,10 @@ def picture():
     """The game area (every row but the status bar)."""
     return [tuple(row) for row in screen[:ROWS - 1]]
 
+def picture_cells(rows):
+    """Cells showing colour: half blocks, and blanks with a background (a one-colour cell)."""
+    return sum(cell[0] == "\u2580" or (cell[0] == " " and cell[1] is not None) for row in rows for cell in row)
+
 def pump_until_settled(limit):
     """Reads until the picture is drawn (over 200 half blocks) and two looks 0.3 s apart agree,
     or `limit` seconds pass: a polling wait for the idle picture instead of a fixed one."""
@@ -135,7 +164,7 @@ def pump_until_settled(limit):
         if not pump(0.3):
             return
         current = picture()
-        if current == previous and sum(cell[0] == "\u2580" for row in current for cell in row) > 200:
+        if current == previous and picture_cells(current) > 200:
             return
         previous = current
 
@@ -164,7 +193,7 @@ print(json.dumps({
     "held_without_repeats": still_pressed == pressed,
     "back_after_release": released == idle,
     "popped": state["popped"],
-    "half_blocks": sum(cell[0] == "\u2580" for row in idle for cell in row),
+    "half_blocks": picture_cells(idle),
     "synchronized_begins": output.count(b"\x1b[?2026h"),
     "synchronized_ends": output.count(b"\x1b[?2026l"),
     "exit_code": os.WEXITSTATUS(status) if os.WIFEXITED(status) else -os.WTERMSIG(status),

@@ -56,7 +56,8 @@ final class PlayHarness {
 
     /// How many cells show `rgb` in both halves (top and bottom pixel): a half block in that
     /// colour twice, or a blank or full block of it (the encoder's cheaper forms of the same).
-    func cells(showing rgb: (UInt8, UInt8, UInt8)) -> Int {
+    func cells(showing rgb: (UInt8, UInt8, UInt8), on model: ScreenModel? = nil) -> Int {
+        let screen = model ?? self.screen
         var count = 0
         for row in 0..<screen.rows {
             for column in 0..<screen.columns {
