@@ -216,6 +216,7 @@ final class PhosphorApp {
         needsDraw = false
         for screen in visibleScreens { screen.draw(in: context) }
         CursesWindow.update()
+        for screen in screens { screen.drawOverText(in: context) }
     }
 
     /// Tells every screen whose cover changed (a screen pushed on it, or the last one above it gone).
