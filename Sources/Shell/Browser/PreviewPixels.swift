@@ -23,8 +23,8 @@ final class PreviewPixels {
     /// What is on screen now: the picture's key and where it was placed.
     private var shown: (key: String, placement: PixelPlacement)?
 
-    init(output: VideoOutput) {
-        writer = PixelPictureWriter(output: output)
+    init(output: VideoOutput, passthrough: Bool = false) {
+        writer = PixelPictureWriter(output: output, passthrough: passthrough)
     }
 
     /// Where a picture of `width` x `height` goes in `target`, keeping its shape (sixel at a whole

@@ -24,8 +24,8 @@ final class PlayPixelLayer {
     /// Bytes of pixel data in the last `render` (for the slow-link monitor and the bench).
     private(set) var lastPayloadBytes = 0
 
-    init(output: VideoOutput) {
-        writer = PixelPictureWriter(output: output)
+    init(output: VideoOutput, passthrough: Bool = false) {
+        writer = PixelPictureWriter(output: output, passthrough: passthrough)
     }
 
     /// Where each screen's picture is on screen (the DS touch screen maps clicks through this).

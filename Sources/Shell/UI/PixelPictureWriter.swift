@@ -8,9 +8,14 @@ struct PixelPictureWriter {
     let output: VideoOutput
     /// Kitty on the terminal's own machine: pictures go as temporary files (no base64).
     private let frameFile: KittyFrameFile?
+    /// Inside tmux: every kitty command (and the cursor move before it) goes wrapped in tmux's
+    /// passthrough. The cursor move is then the outer terminal's: right for a pane that fills
+    /// the tmux window (the usual way to play), off by the pane's offset in a split.
+    private let passthrough: Bool
 
-    init(output: VideoOutput) {
+    init(output: VideoOutput, passthrough: Bool = false) {
         self.output = output
+        self.passthrough = passthrough
         if case .kitty(files: true, _) = output { frameFile = KittyFrameFile() } else { frameFile = nil }
     }
 
@@ -37,8 +42,10 @@ struct PixelPictureWriter {
         case .kitty:
             var transport = KittyGraphicsEncoder.Transport.direct(compressed: true)
             if let frameFile, let path = frameFile.write(image.rgb) { transport = .temporaryFile(path: path) }
+            var command: [UInt8] = []
             try? KittyGraphicsEncoder.place(image, imageID: imageID, placementID: 1,
-                                            cells: placement.cells, transport: transport, into: &bytes)
+                                            cells: placement.cells, transport: transport, into: &command)
+            bytes += passthrough ? TmuxPassthrough.wrapEach(command) : command
         case .sixel(let registers, _):
             var picture = image
             var scale = placement.pixelWidth / max(image.width, 1)
@@ -54,8 +61,9 @@ struct PixelPictureWriter {
 
     /// Takes kitty image `imageID` down (a sixel is simply drawn over by text).
     func delete(imageID: Int) -> [UInt8] {
-        if case .kitty = output { return KittyGraphicsEncoder.delete(imageID: imageID) }
-        return []
+        guard case .kitty = output else { return [] }
+        let command = KittyGraphicsEncoder.delete(imageID: imageID)
+        return passthrough ? TmuxPassthrough.wrap(command) : command
     }
 
     /// Frame files the terminal never read are removed.

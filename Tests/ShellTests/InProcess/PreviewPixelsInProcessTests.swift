@@ -170,6 +170,83 @@ final class PreviewPixelsInProcessTests: XCTestCase {
         XCTAssertTrue(harness.screen.sixelCells.isEmpty, "\(harness.screen.sixelCells.count) cells still show the last picture")
     }
 
+    /// Inside tmux with `allow-passthrough on`, the outer terminal's kitty answer arrives after
+    /// tmux's own DA1 (measured with tmux 3.3a): the pane switches to pixels then, and every
+    /// kitty command goes out wrapped in tmux's passthrough.
+    func testInsideTmuxTheLateKittyAnswerBringsPixelsThroughThePassthrough() throws {
+        let harness = try AppHarness(columns: 120, rows: 40, label: "preview-tmux", environment: ["TMUX": "/tmp/tmux-0/default,1,0"]) { paths in
+            let file = paths.data.appendingPathComponent("thumbnails/\(GameSystem.nes.databaseNames[0])/Named_Boxarts/phosphor-test.png")
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(try Self.boxArt(0).encoded()).write(to: file)
+        }
+        defer { harness.finish() }
+        try harness.start { _ in try LibraryScreen(services: harness.services) }
+        harness.step(untilText: "6 of 6")
+        XCTAssertTrue(String(decoding: Array(harness.terminal.recorded), as: UTF8.self)
+            .contains("\u{1B}Ptmux;\u{1B}\u{1B}_Gi=31,s=1,v=1,a=q"), "the kitty query, through the passthrough")
+        let before = harness.terminal.recorded.count
+        harness.type("\u{1B}[6;20;10t\u{1B}_Gi=31;OK\u{1B}\\")
+        // Down to the NES game: its box art, as a kitty image inside passthrough strings.
+        for _ in 0..<6 where !harness.screen.lines.contains(where: { $0.contains("NES") && $0.contains("PHOSPHOR") && !$0.contains("SNES") }) {
+            harness.type("\u{1B}[B")
+            harness.run(steps: 3)
+        }
+        harness.step(until: "the NES box art") { _ in
+            String(decoding: Array(harness.terminal.output(since: before)), as: UTF8.self).contains("\u{1B}Ptmux;\u{1B}\u{1B}[")
+        }
+        harness.run(steps: 3)
+        let written = Array(harness.terminal.output(since: before))
+        let inner = try Self.unwrapPassthrough(written)
+        let placed = try XCTUnwrap(try KittyCommand.parse(inner).last { $0.keys["a"] == "T" })
+        XCTAssertEqual(placed.keys["i"], "7200")
+        XCTAssertEqual(kittyArt(placed), 0)
+        XCTAssertTrue(try KittyCommand.parse(Self.outsidePassthrough(written)).isEmpty, "no kitty command outside the passthrough")
+    }
+
+    /// The inner bytes of every `ESC P tmux; … ESC \` in `bytes`, ESCs undoubled.
+    private static func unwrapPassthrough(_ bytes: [UInt8]) throws -> [UInt8] {
+        let marker = Array("\u{1B}Ptmux;".utf8)
+        var inner: [UInt8] = []
+        var index = 0
+        while index + marker.count <= bytes.count {
+            guard Array(bytes[index..<index + marker.count]) == marker else { index += 1; continue }
+            index += marker.count
+            while index < bytes.count {
+                if bytes[index] == 0x1B, index + 1 < bytes.count, bytes[index + 1] == 0x1B {
+                    inner.append(0x1B)
+                    index += 2
+                } else if bytes[index] == 0x1B {
+                    index += 2  // ESC \ ends it
+                    break
+                } else {
+                    inner.append(bytes[index])
+                    index += 1
+                }
+            }
+        }
+        return inner
+    }
+
+    /// `bytes` with the passthrough strings cut out.
+    private static func outsidePassthrough(_ bytes: [UInt8]) -> [UInt8] {
+        var text = String(decoding: bytes, as: UTF8.self)
+        while let start = text.range(of: "\u{1B}Ptmux;") {
+            var end = start.upperBound
+            var scalars = text[end...].unicodeScalars.makeIterator()
+            var consumed = 0
+            while let scalar = scalars.next() {
+                consumed += 1
+                if scalar == "\u{1B}" {
+                    consumed += 1
+                    if scalars.next() != "\u{1B}" { break }
+                }
+            }
+            end = text.unicodeScalars.index(start.upperBound, offsetBy: consumed, limitedBy: text.unicodeScalars.endIndex) ?? text.endIndex
+            text.removeSubrange(start.lowerBound..<end)
+        }
+        return Array(text.utf8)
+    }
+
     /// The last complete sixel image in `bytes`, decoded.
     private static func lastSixel(_ bytes: some Collection<UInt8>) -> SixelImage? {
         let output = Array(bytes)
