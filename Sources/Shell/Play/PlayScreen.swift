@@ -60,9 +60,11 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
     private func updateVideoOutput() {
         let choice = pixelsTooSlow ? VideoModeChoice.blocks : session.videoMode
         // A late answer counts: inside tmux the outer terminal's kitty answer comes after DA1.
+        var lateAnswer = false
         if services.graphics.kitty != graphics.kitty {
             graphics = services.graphics
             videoChoice = nil
+            lateAnswer = true
         }
         guard choice != videoChoice else { return }
         let firstTime = videoChoice == nil
@@ -76,6 +78,10 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
         // Said once: at start for auto (only when something blocked pixels), and whenever the
         // player asked for a mode that cannot be had.
         if let notice, choice != .auto || firstTime { session.notify(notice, now: clock()) }
+        // The half-block notice said at start no longer holds: say what took its place.
+        if lateAnswer, notice == nil, output.isPixels {
+            session.notify("pixels: \(output.name)\(graphics.insideTmux ? " through tmux's passthrough" : "")", now: clock())
+        }
         repaintFully()
     }
 
