@@ -8,22 +8,8 @@ import XCTest
 /// game stays on half blocks.
 final class TmuxPassthroughTests: XCTestCase {
     private func run(passthrough: String) throws -> [String: Any] {
-        let phosphor = try PhosphorProcess()
-        defer { phosphor.cleanUp() }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        let script = PhosphorProcess.packageRoot.appendingPathComponent("Tests/EndToEndTests/Support/tmux_kitty_pty.py")
         let socket = "phosphor-passthrough-\(ProcessInfo.processInfo.processIdentifier)-\(passthrough)"
-        process.arguments = ["python3", script.path, PhosphorProcess.binary.path,
-                             PhosphorProcess.rom("nes/phosphor-test.nes").path, phosphor.home.path, socket, passthrough]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0)
-        return try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any],
-                             String(decoding: data, as: UTF8.self))
+        return try ptyScriptVerdict("tmux_kitty_pty.py", arguments: [socket, passthrough])
     }
 
     func testWithPassthroughOnTheGameIsAKittyImageTakenDownUnderTheMenu() throws {
