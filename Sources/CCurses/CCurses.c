@@ -192,6 +192,7 @@ void ccurses_stage(ccurses_window *window) { wnoutrefresh((WINDOW *)window); }
 void ccurses_update(void) { doupdate(); }
 void ccurses_repaint(ccurses_window *window) { redrawwin((WINDOW *)window); }
 void ccurses_repaint_all(void) { clearok(curscr, TRUE); }
+void ccurses_keep_screen(ccurses_window *window) { clearok((WINDOW *)window, FALSE); }
 
 void ccurses_cursor(int *row, int *column) {
     int y, x;

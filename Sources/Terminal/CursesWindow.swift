@@ -61,6 +61,11 @@ public final class CursesWindow {
     /// matches (it doesn't know about the raw-drawn game picture underneath).
     public func forceRepaint() { ccurses_repaint(window) }
 
+    /// ncurses clears the whole terminal at the first update of a new full-screen window: a
+    /// screen drawn afresh each time (the browser) would be cleared and repainted at every draw,
+    /// erasing the pictures written over it. After this, the update writes only what changed.
+    public func keepScreen() { ccurses_keep_screen(window) }
+
     public static func update() { ccurses_update() }
     /// Clears and repaints the terminal now. Not at the next update: raw pictures are written
     /// between updates, and a clear pending until then would wipe them.

@@ -17,6 +17,8 @@ public struct GraphicsCapabilities: Sendable, Equatable {
     public var cellSize: CellPixelSize?
     /// Why pixels are off although asked for (inside tmux…), said once on the status bar.
     public var blockedReason: String?
+    /// Running inside tmux: kitty graphics go out wrapped in its passthrough (`TmuxPassthrough`).
+    public var insideTmux = false
 
     public init() {}
 
@@ -24,7 +26,7 @@ public struct GraphicsCapabilities: Sendable, Equatable {
         left.kitty == right.kitty && left.kittyFiles == right.kittyFiles && left.sixel == right.sixel
             && left.colorRegisters == right.colorRegisters && left.cellSize == right.cellSize
             && left.sixelMaximum?.width == right.sixelMaximum?.width && left.sixelMaximum?.height == right.sixelMaximum?.height
-            && left.blockedReason == right.blockedReason
+            && left.blockedReason == right.blockedReason && left.insideTmux == right.insideTmux
     }
 
     /// Sixel colour registers to use: what XTSMGRAPHICS said, else the VT340's 16 (the fewest a
@@ -41,6 +43,7 @@ public struct GraphicsCapabilities: Sendable, Equatable {
         if let colorRegisters { parts.append("\(colorRegisters) colour registers") }
         if let sixelMaximum { parts.append("max \(sixelMaximum.width)x\(sixelMaximum.height)") }
         parts.append("cell \(cellSize.map(\.description) ?? "unknown")")
+        if insideTmux && blockedReason == nil { parts.append("through tmux's passthrough") }
         if let blockedReason { parts.append(blockedReason) }
         return parts.joined(separator: ", ")
     }

@@ -14,9 +14,14 @@ import PhosphorKit
 /// The queries: the kitty graphics 1x1 `a=q` image (answered before DA1 by terminals that know
 /// the protocol; others ignore an APC string), the same through a temporary file (answered OK
 /// only on the terminal's own machine), XTSMGRAPHICS for colour registers and sixel geometry,
-/// and `CSI 16 t` for the cell size. DA1's attribute 4 says sixel. Inside tmux or GNU screen
-/// nothing is asked: the multiplexer, not the terminal, would answer, and pixels would need its
-/// passthrough. UI thread only.
+/// and `CSI 16 t` for the cell size. DA1's attribute 4 says sixel.
+///
+/// Inside tmux only the kitty queries are asked, wrapped in tmux's passthrough: tmux 3.3a with
+/// `allow-passthrough on` hands them to the outer terminal and its answer back to us (measured),
+/// but answers DA1 itself, at once, so the kitty answer arrives after DA1 and counts then; with
+/// passthrough off tmux drops the query and nothing answers. Sixel is not asked there (its DA1
+/// would be tmux's own). Inside GNU screen nothing is asked: it passes no graphics through.
+/// UI thread only.
 public struct GraphicsDetection: Sendable {
     public enum State: Sendable, Equatable {
         case notStarted
@@ -51,19 +56,34 @@ public struct GraphicsDetection: Sendable {
 
     /// The queries to write, before the DA1 query that ends them.
     public mutating func start() -> [UInt8] {
+        if multiplexer == "tmux" {
+            capabilities.insideTmux = true
+            capabilities.blockedReason = Self.tmuxWithoutPassthrough
+            state = .detecting
+            // The cell size is tmux's to answer (it knows the outer terminal's).
+            return TmuxPassthrough.wrap(kittyQueries()) + Self.cellSizeQuery
+        }
         if let multiplexer {
-            capabilities.blockedReason = "inside \(multiplexer): half blocks (pixels need the multiplexer's passthrough)"
+            capabilities.blockedReason = "inside \(multiplexer): half blocks (it passes no pixel graphics through)"
             state = .finished
             return []
         }
         state = .detecting
+        return kittyQueries() + Self.colorRegistersQuery + Self.geometryQuery + Self.cellSizeQuery
+    }
+
+    /// Said once when tmux did not pass the kitty query through.
+    public static let tmuxWithoutPassthrough =
+        "inside tmux: half blocks (pixels need tmux ≥ 3.3 with `set -g allow-passthrough on` and a kitty graphics terminal outside)"
+
+    private func kittyQueries() -> [UInt8] {
         // `a=q`: the terminal checks the image and answers, but never stores or shows it.
         var bytes = Array("\u{1B}_Gi=\(Self.queryImageID),s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\".utf8)
         if let probeFile {
             let path = Data(probeFile.utf8).base64EncodedString()
             bytes += Array("\u{1B}_Gi=\(Self.fileQueryImageID),s=1,v=1,a=q,t=t,f=24;\(path)\u{1B}\\".utf8)
         }
-        return bytes + Self.colorRegistersQuery + Self.geometryQuery + Self.cellSizeQuery
+        return bytes
     }
 
     /// Takes one decoded event. True when it was an answer to a graphics query (the caller
@@ -74,6 +94,7 @@ public struct GraphicsDetection: Sendable {
             guard imageID == Self.queryImageID || imageID == Self.fileQueryImageID else { return true }
             let ok = message == "OK"
             if imageID == Self.queryImageID { capabilities.kitty = capabilities.kitty || ok }
+            if ok, capabilities.insideTmux { capabilities.blockedReason = nil }  // passthrough works
             if imageID == Self.fileQueryImageID { capabilities.kittyFiles = ok }
             return true
         case .graphicsAttribute(let item, let status, let values):
@@ -87,7 +108,8 @@ public struct GraphicsDetection: Sendable {
         case .deviceAttributes(let attributes):
             if state == .detecting {
                 // The first number is the terminal's class (62, 63, 64…), the rest its features.
-                capabilities.sixel = attributes.dropFirst().contains(4)
+                // Inside tmux the answer is tmux's own: not the outer terminal's sixel.
+                capabilities.sixel = !capabilities.insideTmux && attributes.dropFirst().contains(4)
                 state = .finished
             }
             return false

@@ -7,21 +7,7 @@ import XCTest
 /// answers the synchronized-output query, or (`--silent-modes`) ignores it.
 final class KittyProtocolTests: XCTestCase {
     private func runInKittyTerminal(_ extraArguments: [String] = []) throws -> [String: Any] {
-        let phosphor = try PhosphorProcess()
-        defer { phosphor.cleanUp() }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        let script = PhosphorProcess.packageRoot.appendingPathComponent("Tests/EndToEndTests/Support/kitty_pty.py")
-        process.arguments = ["python3", script.path, PhosphorProcess.binary.path,
-                             PhosphorProcess.rom("nes/phosphor-test.nes").path, phosphor.home.path] + extraArguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0)
-        return try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any],
-                             String(decoding: data, as: UTF8.self))
+        try ptyScriptVerdict("kitty_pty.py", arguments: extraArguments)
     }
 
     func testPressAndReleaseEventsDriveTheButtonExactly() throws {

@@ -7,14 +7,16 @@ import XCTest
 /// must match the core's own frame scaled to it, and quitting must leave no picture behind.
 /// The work is in `Support/real_terminal.py` (Xvfb, ImageMagick's `import`, xdotool).
 final class RealTerminalTests: XCTestCase {
-    private func play(in terminal: String, file: StaticString = #filePath, line: UInt = #line) throws -> (psnr: Double, left: Double, mode: String) {
+    /// `browser`: the library's preview pane with box art instead of a game.
+    private func play(in terminal: String, browser: Bool = false, file: StaticString = #filePath, line: UInt = #line) throws -> (psnr: Double, left: Double, mode: String) {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("phosphor-real-\(terminal)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
         let script = PhosphorProcess.packageRoot.appendingPathComponent("Tests/EndToEndTests/Support/real_terminal.py").path
         let output = try runCommand(["/usr/bin/env", "python3", script, "--terminal", terminal,
                                      "--binary", PhosphorProcess.binary.path,
-                                     "--rom", PhosphorProcess.rom("nes/phosphor-test.nes").path, "--work", work.path])
+                                     "--rom", PhosphorProcess.rom("nes/phosphor-test.nes").path, "--work", work.path]
+                                    + (browser ? ["--browser"] : []))
         if output.hasPrefix("skip:") { throw XCTSkip(output.trimmingCharacters(in: .whitespacesAndNewlines)) }
         let fields = Dictionary(uniqueKeysWithValues: output.split(whereSeparator: \.isWhitespace).compactMap { field -> (String, String)? in
             let parts = field.split(separator: "=", maxSplits: 1).map(String.init)
@@ -35,6 +37,22 @@ final class RealTerminalTests: XCTestCase {
 
     func testXtermAsVT340ShowsTheFrameInSixelAndQuittingClearsIt() throws {
         let result = try play(in: "xterm-vt340")
+        XCTAssertTrue(result.mode.hasPrefix("sixel"), result.mode)
+        XCTAssertGreaterThan(result.psnr, 30)
+        XCTAssertLessThan(result.left, 0.1)
+    }
+
+    /// The browser's preview pane: the box art as a kitty image over the pane (measured here:
+    /// 40 dB against the picture scaled to its cells), gone after Ctrl-Q.
+    func testKittyShowsTheBrowsersBoxArtInPixelsAndQuittingDeletesIt() throws {
+        let result = try play(in: "kitty", browser: true)
+        XCTAssertTrue(result.mode.hasPrefix("kitty graphics"), result.mode)
+        XCTAssertGreaterThan(result.psnr, 30)
+        XCTAssertLessThan(result.left, 0.1)
+    }
+
+    func testXtermAsVT340ShowsTheBrowsersBoxArtInSixel() throws {
+        let result = try play(in: "xterm-vt340", browser: true)
         XCTAssertTrue(result.mode.hasPrefix("sixel"), result.mode)
         XCTAssertGreaterThan(result.psnr, 30)
         XCTAssertLessThan(result.left, 0.1)

@@ -88,16 +88,49 @@ final class GraphicsDetectionTests: XCTestCase {
         XCTAssertTrue(detection.capabilities.sixel)
     }
 
-    /// Inside tmux nothing is asked (tmux itself would answer DA1, and `ESC _` would not reach
-    /// the terminal): half blocks, with the reason said once.
-    func testTmuxAsksNothing() {
+    /// Inside tmux the kitty queries go out wrapped in its passthrough (every ESC doubled), and
+    /// the cell size is asked of tmux. Replies recorded from tmux 3.3a in a pty that answers like
+    /// kitty: with `allow-passthrough on` tmux answers DA1 itself at once (`CSI ? 1;2 c`) and the
+    /// outer terminal's kitty answer arrives after it; with it off, only tmux's DA1 arrives.
+    func testTmuxWithPassthroughFindsKittyThroughItAfterItsOwnDA1() {
         var detection = GraphicsDetection(multiplexer: "tmux", probeFile: nil)
-        XCTAssertEqual(detection.start(), [])
-        XCTAssertTrue(detection.isFinished)
+        let queries = detection.start()
+        let wrappedQuery = "\u{1B}Ptmux;\u{1B}\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\u{1B}\\\u{1B}\\"
+        XCTAssertEqual(String(decoding: queries, as: UTF8.self), wrappedQuery + "\u{1B}[16t")
         var decoder = KeyDecoder()
         for event in decoder.decode(Array("\u{1B}[?1;2c".utf8), now: .now) { _ = detection.handle(event) }
+        XCTAssertTrue(detection.isFinished)
+        XCTAssertEqual(detection.capabilities.blockedReason, GraphicsDetection.tmuxWithoutPassthrough)
+        for event in decoder.decode(Array("\u{1B}[6;20;10t\u{1B}_Gi=31;OK\u{1B}\\".utf8), now: .now) {
+            XCTAssertTrue(detection.handle(event), "a graphics answer, consumed")
+        }
+        XCTAssertTrue(detection.capabilities.kitty)
+        XCTAssertTrue(detection.capabilities.insideTmux)
+        XCTAssertNil(detection.capabilities.blockedReason)
+        XCTAssertFalse(detection.capabilities.sixel, "tmux's DA1 says nothing of the outer terminal")
+    }
+
+    func testTmuxWithoutPassthroughStaysOnHalfBlocksAndSaysWhy() {
+        let detection = detect("\u{1B}[?1;2c", multiplexer: "tmux")
+        XCTAssertTrue(detection.isFinished)
+        XCTAssertFalse(detection.capabilities.kitty)
         XCTAssertFalse(detection.capabilities.sixel)
-        XCTAssertEqual(detection.capabilities.blockedReason, "inside tmux: half blocks (pixels need the multiplexer's passthrough)")
+        XCTAssertEqual(detection.capabilities.blockedReason, GraphicsDetection.tmuxWithoutPassthrough)
+    }
+
+    /// GNU screen passes no graphics through: nothing is asked, half blocks, the reason said once.
+    func testGNUScreenAsksNothing() {
+        var detection = GraphicsDetection(multiplexer: "GNU screen", probeFile: nil)
+        XCTAssertEqual(detection.start(), [])
+        XCTAssertTrue(detection.isFinished)
+        XCTAssertEqual(detection.capabilities.blockedReason, "inside GNU screen: half blocks (it passes no pixel graphics through)")
+    }
+
+    func testPassthroughWrapsEachEscapeStringWithTheCursorMoveBeforeIt() {
+        let bytes = Array("\u{1B}[3;4H\u{1B}_Ga=T,m=1;AAAA\u{1B}\\\u{1B}_Gm=0;BBBB\u{1B}\\".utf8)
+        let wrapped = String(decoding: TmuxPassthrough.wrapEach(bytes), as: UTF8.self)
+        XCTAssertEqual(wrapped, "\u{1B}Ptmux;\u{1B}\u{1B}[3;4H\u{1B}\u{1B}_Ga=T,m=1;AAAA\u{1B}\u{1B}\\\u{1B}\\"
+            + "\u{1B}Ptmux;\u{1B}\u{1B}_Gm=0;BBBB\u{1B}\u{1B}\\\u{1B}\\")
     }
 
     func testNoReplyAtAllMeansNoPixels() {

@@ -90,6 +90,12 @@ public final class ScreenModel {
     public private(set) var bellCount = 0
     /// How many kitty graphics protocol commands (APC "G…" strings) arrived.
     public private(set) var graphicsCommands = 0
+    /// The size of a cell in pixels, for tracking which cells sixel images cover (nil: not tracked).
+    public var cellPixelSize: (width: Int, height: Int)?
+    /// Cells (row * columns + column) that show sixel pixels: a sixel with raster attributes
+    /// covers the cells from the cursor, and text or an erase in a cell replaces its pixels, as in
+    /// xterm and foot. Scrolling does not move them (not modelled).
+    public private(set) var sixelCells: Set<Int> = []
     /// The scroll region (DECSTBM), 0-based and inclusive.
     public private(set) var scrollTop = 0
     public private(set) var scrollBottom: Int
@@ -156,6 +162,7 @@ public final class ScreenModel {
     private var stringKind = StringKind.osc
     private var stringHead: [UInt8] = []        // the first bytes of a string, for `ignored`
     private var stringLength = 0
+    private var stringCursor = (row: 0, column: 0)
     private var stringSawEscape = false
     /// A UTF-8 character whose remaining bytes have not arrived yet.
     private var utf8Pending: [UInt8] = []
@@ -368,6 +375,7 @@ public final class ScreenModel {
         stringKind = kind
         stringHead = []
         stringLength = 0
+        stringCursor = (cursorRow, cursorColumn)
         stringSawEscape = false
     }
 
@@ -401,6 +409,20 @@ public final class ScreenModel {
             return
         }
         let head = String(decoding: stringHead, as: UTF8.self)
+        if stringKind == .dcs, let cell = cellPixelSize, let raster = head.split(separator: "q", maxSplits: 1).last,
+           raster.hasPrefix("\"") {
+            let numbers = raster.dropFirst().split(separator: ";").map { Int($0.prefix { $0.isNumber }) ?? 0 }
+            if numbers.count >= 4 {
+                let cellColumns = (numbers[2] + cell.width - 1) / cell.width
+                let cellRows = (numbers[3] + cell.height - 1) / cell.height
+                for row in stringCursor.row..<min(rows, stringCursor.row + cellRows) {
+                    for column in stringCursor.column..<min(columns, stringCursor.column + cellColumns) {
+                        sixelCells.insert(row * columns + column)
+                    }
+                }
+                return
+            }
+        }
         ignore(stringKind.rawValue + " " + head + (stringLength > stringHead.count ? "…" : ""))
     }
 
@@ -677,6 +699,7 @@ public final class ScreenModel {
         var cell = pen
         cell.character = character
         grid[row][column] = cell
+        sixelCells.remove(row * columns + column)
     }
 
     /// When a cell that is half of a wide character changes, the other half becomes a space.
@@ -806,6 +829,7 @@ public final class ScreenModel {
     private func erase(column: Int, row: Int) {
         splitWideCharacter(at: column, row: row)
         grid[row][column] = Cell(background: pen.background)
+        sixelCells.remove(row * columns + column)
     }
 
     private func eraseInLine(_ mode: Int, original: String) {
@@ -828,11 +852,14 @@ public final class ScreenModel {
         case 0:
             eraseInLine(0, original: original)
             for row in (cursorRow + 1)..<rows { grid[row] = blankLine() }
+            sixelCells = sixelCells.filter { $0 / columns <= cursorRow }
         case 1:
             eraseInLine(1, original: original)
             for row in 0..<cursorRow { grid[row] = blankLine() }
+            sixelCells = sixelCells.filter { $0 / columns >= cursorRow }
         case 2:
             for row in 0..<rows { grid[row] = blankLine() }
+            sixelCells.removeAll()
         case 3:
             break   // erase saved lines: there is no scrollback to erase
         default:

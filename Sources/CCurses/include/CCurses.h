@@ -62,6 +62,8 @@ void ccurses_update(void);
 void ccurses_repaint(ccurses_window *window);
 /// Forgets the whole screen: the next update repaints everything.
 void ccurses_repaint_all(void);
+/* A new full-screen window clears the terminal at its first refresh; this one does not. */
+void ccurses_keep_screen(ccurses_window *window);
 /// Where ncurses believes the terminal cursor is (after raw output the caller moves it back there).
 void ccurses_cursor(int *row, int *column);
 /// Tells ncurses the terminal's attributes were reset behind its back (SGR 0 was written).

@@ -41,6 +41,19 @@ public struct PixelImage: Sendable, Equatable {
         }
     }
 
+    /// A decoded PNG (box art, a state's screenshot), its alpha dropped.
+    public init(_ png: PNGImage) {
+        width = png.width
+        height = png.height
+        let count = png.width * png.height
+        rgb = [UInt8](repeating: 0, count: count * 3)
+        for index in 0..<count {
+            rgb[index * 3] = png.rgba[index * 4]
+            rgb[index * 3 + 1] = png.rgba[index * 4 + 1]
+            rgb[index * 3 + 2] = png.rgba[index * 4 + 2]
+        }
+    }
+
     /// The colour at (x, y) as 0x00RRGGBB.
     public func color(x: Int, y: Int) -> UInt32 {
         let index = (y * width + x) * 3

@@ -143,7 +143,12 @@ final class PhosphorApp {
     private func route(_ event: InputEvent, now: ContinuousClock.Instant) {
         let before = (releaseEvents: negotiation.releaseEvents, background: negotiation.background)
         if negotiation.handle(event, terminal: terminal) {
-            services.graphics = negotiation.graphics.capabilities  // late answers count for the next game
+            // Late answers count (inside tmux the kitty answer comes after tmux's own DA1): the
+            // browser's preview and the game switch to pixels at their next draw.
+            if services.graphics != negotiation.graphics.capabilities {
+                services.graphics = negotiation.graphics.capabilities
+                needsDraw = true
+            }
             // Answers keep counting after the start-up deadline (kitty can be that slow).
             if negotiation.releaseEvents, !before.releaseEvents, let session {
                 Log.info("keyboard protocol (late answer): \(negotiation.keyboard.state)")
@@ -216,6 +221,7 @@ final class PhosphorApp {
         needsDraw = false
         for screen in visibleScreens { screen.draw(in: context) }
         CursesWindow.update()
+        for screen in screens { screen.drawOverText(in: context) }
     }
 
     /// Tells every screen whose cover changed (a screen pushed on it, or the last one above it gone).

@@ -10,7 +10,7 @@ import Terminal
 ///
 /// Threading: UI thread only. Library scans run on their own thread (`LibraryScanTask`); this
 /// screen polls their progress on its ticks.
-final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
+final class LibraryScreen: Screen, ClosingScreen, NotifiableScreen, LibraryCommandHandling {
     /// Smaller terminals get a message instead of the layout.
     static let minimumColumns = 40
     static let minimumRows = 12
@@ -32,6 +32,13 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
     private var listScroll = 0
     private var clickTargets = ClickTargets()
     private var preview = PreviewCache()
+    /// The preview drawn in real pixels (kitty graphics or sixel, as the video mode and the
+    /// terminal allow); nil: half blocks.
+    private var previewPixels: PreviewPixels?
+    /// What the pane wants in pixels this draw: the picture, its key and its cells.
+    private var pixelPreview: (image: PNGImage, key: String, cells: CellRect)?
+    /// The terminal the last draw went to (for taking the picture down on close).
+    private var terminal: (any TerminalDevice)?
     /// Phosphor's own thumbnail folder, then RetroArch's (`~/.config/retroarch/thumbnails`).
     private let thumbnails: ThumbnailFinder
     /// Search text typed since the last draw: keys that arrive together (fast typing, a paste)
@@ -282,7 +289,24 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
 
     func notify(_ message: String) { status = (DisplayText.sanitized(message), true) }
 
-    func becameTop() { preview.invalidate() }
+    func becameTop() {
+        preview.invalidate()
+        previewPixels?.invalidate()
+    }
+
+    /// The browser goes away (quit): no picture of it stays on the terminal.
+    func close() {
+        guard let previewPixels else { return }
+        if let terminal { DrawContext(terminal: terminal).writeRaw(previewPixels.hide()) }
+        previewPixels.removeLeftoverFiles()
+    }
+
+    /// After ncurses has flushed: the preview's pixels over the pane's blank cells, or taken
+    /// down while a dialog, a menu or a game covers the browser.
+    func drawOverText(in context: DrawContext) {
+        guard let previewPixels else { return }
+        context.writeRaw(previewPixels.bytes(covered: covered))
+    }
 
     func coverChanged(covered: Bool) { self.covered = covered }
 
@@ -315,6 +339,7 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
         if !covered {
             draw(in: context)
             CursesWindow.update()
+            drawOverText(in: context)
         }
         return self.scan == nil ? indexWake : .milliseconds(100)
     }
@@ -450,12 +475,17 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
     func draw(in context: DrawContext) {
         applyPendingSearch()
         hasDrawn = true
+        terminal = context.terminal
+        updatePreviewPixels(context)
+        pixelPreview = nil
         let columns = context.columns
         let rows = context.rows
         guard let window = CursesWindow(rows: rows, columns: columns, top: 0, left: 0) else { return }
+        window.keepScreen()
         window.clear()
         defer {
             window.stage()
+            handOverPixelPreview()
         }
         clickTargets = ClickTargets()
         guard columns >= Self.minimumColumns, rows >= Self.minimumRows else {
@@ -483,6 +513,28 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
             window.put(status.text, row: rows - 2, column: 1, width: columns - 2, style: status.isError ? Theme.warning : Theme.accent)
         }
         drawHelp(window, row: rows - 1, columns: columns)
+    }
+
+    /// Follows the video mode (`--video`, `video.videoMode`, the pause menu's choice) and what
+    /// the terminal answered at start, as the play screen does.
+    private func updatePreviewPixels(_ context: DrawContext) {
+        let choice = services.overrides.videoMode ?? services.config.video.videoMode
+        let output = VideoOutput.resolve(choice, capabilities: services.graphics).output
+        guard output != previewPixels?.output ?? .blocks else { return }
+        if let old = previewPixels { context.writeRaw(old.hide()) }
+        previewPixels = output.isPixels ? PreviewPixels(output: output, passthrough: services.graphics.insideTmux) : nil
+        if let output = previewPixels?.output { Log.info("preview: \(output.name)") }
+    }
+
+    /// Tells the pixel layer what this draw wants; a sixel that must go has its cells repainted
+    /// by ncurses in this update (it would otherwise think they are blank already).
+    private func handOverPixelPreview() {
+        guard let previewPixels else { return }
+        let wanted = pixelPreview
+        if let stale = previewPixels.want(wanted?.image, key: wanted?.key ?? "", in: wanted?.cells ?? CellRect(x: 0, y: 0, columns: 0, rows: 0)),
+           let cells = CursesWindow(rows: stale.rows, columns: stale.columns, top: stale.y, left: stale.x) {
+            cells.forceRepaint()
+        }
     }
 
     private func drawHeader(_ window: CursesWindow, columns: Int) {
@@ -606,10 +658,15 @@ final class LibraryScreen: Screen, NotifiableScreen, LibraryCommandHandling {
         guard artRows >= 3 else { return }
         let stateFolder = services.paths.states.appendingPathComponent(game.system.rawValue)
         let kind = services.config.libraryArt
-        if let (art, source) = preview.art(for: game, finder: thumbnails, kind: kind, stateFolder: stateFolder,
-                                           columns: inner, rows: artRows - 1) {
-            art.draw(in: window, row: row, column: left + 2)
-            let caption = switch source {
+        if let found = preview.art(for: game, finder: thumbnails, kind: kind, stateFolder: stateFolder,
+                                   columns: inner, rows: artRows - 1) {
+            if previewPixels != nil {
+                // The cells stay blank: the picture goes over them after the update.
+                pixelPreview = (found.image, found.key, CellRect(x: left + 2, y: row, columns: inner, rows: artRows - 1))
+            } else {
+                found.art.draw(in: window, row: row, column: left + 2)
+            }
+            let caption = switch found.source {
             case .thumbnail(.boxart): "box art"
             case .thumbnail(.title): "title screen"
             case .thumbnail(.snap): "snap"

@@ -14,8 +14,17 @@ struct PreviewCache {
         case saveState
     }
 
+    /// The picture the pane shows: its half-block art, the decoded image (for pixel mode) and a
+    /// key naming the file version, which changes when the picture does.
+    struct Preview {
+        var art: HalfBlockArt
+        var image: PNGImage
+        var source: Source
+        var key: String
+    }
+
     private var key: String?
-    private var art: HalfBlockArt?
+    private var decoded: (art: HalfBlockArt, image: PNGImage)?
     /// Thumbnail lookups by game id (a few `stat` calls each, not repeated on every draw).
     private var thumbnails: [Int64: URL?] = [:]
     /// Files that did not decode, already logged.
@@ -35,30 +44,30 @@ struct PreviewCache {
     /// The art to show for `game`, and where it came from; nil when it has neither a thumbnail
     /// nor a state with a screenshot.
     mutating func art(for game: Game, finder: ThumbnailFinder, kind: ThumbnailKind, stateFolder: URL,
-                      columns: Int, rows: Int) -> (art: HalfBlockArt, source: Source)? {
+                      columns: Int, rows: Int) -> Preview? {
         if thumbnails[game.id] == nil { thumbnails[game.id] = .some(finder.file(for: game, kind: kind)) }
-        if let file = thumbnails[game.id] ?? nil, let art = picture(file, columns: columns, rows: rows) {
-            return (art, .thumbnail(kind))
+        if let file = thumbnails[game.id] ?? nil, let found = picture(file, columns: columns, rows: rows) {
+            return Preview(art: found.art, image: found.image, source: .thumbnail(kind), key: key ?? "")
         }
-        if let (file, _) = Self.newestPreview(for: game, in: stateFolder), let art = picture(file, columns: columns, rows: rows) {
-            return (art, .saveState)
+        if let (file, _) = Self.newestPreview(for: game, in: stateFolder), let found = picture(file, columns: columns, rows: rows) {
+            return Preview(art: found.art, image: found.image, source: .saveState, key: key ?? "")
         }
         return nil
     }
 
     /// The decoded art of `file`, from the cache when the file and size are unchanged.
-    private mutating func picture(_ file: URL, columns: Int, rows: Int) -> HalfBlockArt? {
+    private mutating func picture(_ file: URL, columns: Int, rows: Int) -> (art: HalfBlockArt, image: PNGImage)? {
         guard !broken.contains(file.path),
               let modified = (try? FileManager.default.attributesOfItem(atPath: file.path))?[.modificationDate] as? Date else {
             return nil
         }
         let wanted = "\(file.path)|\(modified.timeIntervalSince1970)|\(columns)x\(rows)"
-        if wanted == key { return art }
+        if wanted == key, let decoded { return decoded }
         do {
             let image = try PNGImage(decoding: [UInt8](try Data(contentsOf: file)))
             key = wanted
-            art = HalfBlockArt(image: image, columns: columns, rows: rows)
-            return art
+            decoded = (HalfBlockArt(image: image, columns: columns, rows: rows), image)
+            return decoded
         } catch {
             broken.insert(file.path)
             log("preview: \(DisplayText.sanitized(file.path)): not a readable PNG (\(ErrorText.line(error))); skipped")

@@ -13,20 +13,19 @@ final class PlayPixelLayer {
         var aspectRatio: Double?
     }
 
-    let output: VideoOutput
+    var output: VideoOutput { writer.output }
     /// Kitty ids: screen n is image `firstImageID + n`, placement 1 (ids of our own range, so
     /// deleting them never touches another program's images).
     static let firstImageID = 7_100
-    private let frameFile: KittyFrameFile?
+    private let writer: PixelPictureWriter
     /// What each screen shows now: its placement and the frame it was drawn from.
     private var shown: [Int: (placement: PixelPlacement, sequence: UInt64)] = [:]
     private var lastFrame: VideoFrame?
     /// Bytes of pixel data in the last `render` (for the slow-link monitor and the bench).
     private(set) var lastPayloadBytes = 0
 
-    init(output: VideoOutput) {
-        self.output = output
-        if case .kitty(files: true, _) = output { frameFile = KittyFrameFile() } else { frameFile = nil }
+    init(output: VideoOutput, passthrough: Bool = false) {
+        writer = PixelPictureWriter(output: output, passthrough: passthrough)
     }
 
     /// Where each screen's picture is on screen (the DS touch screen maps clicks through this).
@@ -45,7 +44,7 @@ final class PlayPixelLayer {
         lastFrame = frame
         // Screens that went away (a DS layout with one screen now): take their images down.
         for index in shown.keys.sorted() where index >= screens.count {
-            if case .kitty = output { bytes += KittyGraphicsEncoder.delete(imageID: Self.firstImageID + index) }
+            bytes += writer.delete(imageID: Self.firstImageID + index)
             shown[index] = nil
         }
         frame.pixels.withUnsafeBytes { raw in
@@ -59,8 +58,8 @@ final class PlayPixelLayer {
                 // Sixel is drawn at whole multiples (nearest neighbour, every pixel the same size);
                 // kitty scales in the terminal and may keep the core's aspect ratio.
                 let placement = PixelPlacement(pictureWidth: region.width, height: region.height, into: target,
-                                               cell: cellSize, aspectRatio: screen.aspectRatio,
-                                               integerScale: integerScale || isSixel)
+                                               cell: writer.cellSize, aspectRatio: screen.aspectRatio,
+                                               integerScale: integerScale || writer.isSixel)
                 if let current = shown[index], current.placement == placement, samePicture { continue }
                 if shown[index]?.placement != placement {
                     // One line per new placement: where the picture is (tests and bug reports read it).
@@ -68,7 +67,7 @@ final class PlayPixelLayer {
                 }
                 let image = PixelImage(source, region: region)
                 let before = bytes.count
-                draw(image, placement: placement, screen: index, into: &bytes)
+                writer.draw(image, placement: placement, imageID: Self.firstImageID + index, into: &bytes)
                 lastPayloadBytes += bytes.count - before
                 shown[index] = (placement, frame.sequence)
             }
@@ -80,50 +79,11 @@ final class PlayPixelLayer {
     /// they sit above the text; a sixel is simply drawn over by the menu's text.
     func hide() -> [UInt8] {
         var bytes: [UInt8] = []
-        if case .kitty = output {
-            for index in shown.keys.sorted() { bytes += KittyGraphicsEncoder.delete(imageID: Self.firstImageID + index) }
-        }
+        for index in shown.keys.sorted() { bytes += writer.delete(imageID: Self.firstImageID + index) }
         shown.removeAll()
         return bytes
     }
 
     /// The game is over: frame files the terminal never read are removed.
-    func removeLeftoverFiles() { frameFile?.removeLeftovers() }
-
-    /// The kitty placement's shape needs the cell size too; without an answer, cells are taken
-    /// as twice as tall as wide (nearly every terminal font).
-    private var cellSize: CellPixelSize {
-        switch output {
-        case .sixel(_, let cell): return cell
-        case .kitty(_, let cell?): return cell
-        default: return CellPixelSize(width: 8, height: 16)
-        }
-    }
-
-    private var isSixel: Bool {
-        if case .sixel = output { return true }
-        return false
-    }
-
-    private func draw(_ image: PixelImage, placement: PixelPlacement, screen: Int, into bytes: inout [UInt8]) {
-        switch output {
-        case .blocks:
-            return
-        case .kitty:
-            var transport = KittyGraphicsEncoder.Transport.direct(compressed: true)
-            if let frameFile, let path = frameFile.write(image.rgb) { transport = .temporaryFile(path: path) }
-            try? KittyGraphicsEncoder.place(image, imageID: Self.firstImageID + screen, placementID: 1,
-                                            cells: placement.cells, transport: transport, into: &bytes)
-        case .sixel(let registers, _):
-            var picture = image
-            var scale = placement.pixelWidth / max(image.width, 1)
-            if scale < 1 || placement.pixelWidth % max(image.width, 1) != 0 {
-                // Not a whole multiple (a window too small, or a stretched aspect): resample once.
-                picture = image.resampled(width: placement.pixelWidth, height: placement.pixelHeight)
-                scale = 1
-            }
-            bytes += Array("\u{1B}[\(placement.cells.y + 1);\(placement.cells.x + 1)H".utf8)
-            SixelEncoder.encode(picture, scale: scale, registers: registers, into: &bytes)
-        }
-    }
+    func removeLeftoverFiles() { writer.removeLeftoverFiles() }
 }

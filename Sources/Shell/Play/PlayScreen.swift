@@ -25,7 +25,8 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
     private var closed = false
     private unowned let terminal: any TerminalDevice
     /// What the terminal said about pixels at start, and the video mode the picture follows now.
-    private let graphics: GraphicsCapabilities
+    private var graphics: GraphicsCapabilities
+    private let services: AppServices
     private var videoChoice: VideoModeChoice?
     /// Set when the link proved too slow for pixels: half blocks for the rest of the game.
     private var pixelsTooSlow = false
@@ -36,6 +37,7 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
         clock = { [unowned terminal] in terminal.now }
         self.terminal = terminal
         graphics = services.graphics
+        self.services = services
         cadence = DisplayCadence(start: terminal.now)
         picture = PlayPicture(colorMode: session.colorMode, integerScale: session.integerScale,
                               synchronizedOutput: terminal.synchronizedOutput, repeatsCharacters: terminal.repeatsCharacters,
@@ -57,18 +59,29 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
     /// half blocks and the pixel layer, taking down what the old one showed.
     private func updateVideoOutput() {
         let choice = pixelsTooSlow ? VideoModeChoice.blocks : session.videoMode
+        // A late answer counts: inside tmux the outer terminal's kitty answer comes after DA1.
+        var lateAnswer = false
+        if services.graphics.kitty != graphics.kitty {
+            graphics = services.graphics
+            videoChoice = nil
+            lateAnswer = true
+        }
         guard choice != videoChoice else { return }
         let firstTime = videoChoice == nil
         videoChoice = choice
         let (output, notice) = VideoOutput.resolve(choice, capabilities: graphics)
         if let old = picture.pixels, old.output != output { terminal.write(old.hide()) }
         if picture.pixels?.output != output {
-            picture.pixels = output.isPixels ? PlayPixelLayer(output: output) : nil
+            picture.pixels = output.isPixels ? PlayPixelLayer(output: output, passthrough: graphics.insideTmux) : nil
         }
         Log.info("video: \(choice.rawValue) → \(output.name)\(notice.map { " (\($0))" } ?? "")")
         // Said once: at start for auto (only when something blocked pixels), and whenever the
         // player asked for a mode that cannot be had.
         if let notice, choice != .auto || firstTime { session.notify(notice, now: clock()) }
+        // The half-block notice said at start no longer holds: say what took its place.
+        if lateAnswer, notice == nil, output.isPixels {
+            session.notify("pixels: \(output.name)\(graphics.insideTmux ? " through tmux's passthrough" : "")", now: clock())
+        }
         repaintFully()
     }
 

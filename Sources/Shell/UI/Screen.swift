@@ -69,6 +69,10 @@ protocol Screen: AnyObject {
     /// The screen draws on its own ticks (the play screen): an input event alone doesn't make
     /// the app redraw it, which would cost a whole picture per key press.
     var drawsOnTicks: Bool { get }
+    /// After ncurses has flushed what every screen drew: raw pictures over ncurses' cells (the
+    /// browser's preview in pixels). Called for every screen on the stack, covered or not, so a
+    /// covered one can take its picture down.
+    func drawOverText(in context: DrawContext)
 }
 
 extension Screen {
@@ -77,6 +81,7 @@ extension Screen {
     func becameTop() {}
     func coverChanged(covered: Bool) {}
     var drawsOnTicks: Bool { false }
+    func drawOverText(in context: DrawContext) {}
 }
 
 /// A screen that must finish something when it goes away (stop the core, write saves).

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A game in a real terminal under Xvfb, screenshotted (RealTerminalTests).
 
-    real_terminal.py --terminal kitty|xterm-vt340 --binary PHOSPHOR --rom ROM --work DIR
+    real_terminal.py --terminal kitty|xterm-vt340 --binary PHOSPHOR --rom ROM --work DIR [--browser]
 
 Starts Xvfb on a free display and the terminal on it running `phosphor play --no-audio ROM`
 (PHOSPHOR_HOME in DIR), waits for the play screen's "pixels:" log line, takes a screenshot
@@ -12,6 +12,10 @@ core's own frame (`phosphor run --headless --screenshot`) resized to that region
 PSNR over nearest-neighbour and bilinear resizing (terminals scale either way). Prints
 `psnr=<dB> left=<per cent of the region not background after quitting> mode=<pixels mode>`
 and exits 0, or prints `skip: <why>` and exits 77 when a tool is missing.
+
+With `--browser` the library is opened instead (a window wide enough for its preview pane), every
+system given the same box art (drawn here with ImageMagick); the preview's region (its
+"preview pixels:" log line) is compared with that picture, and Ctrl-Q quits.
 """
 
 import argparse
@@ -54,6 +58,7 @@ def main():
     parser.add_argument("--binary", required=True)
     parser.add_argument("--rom", required=True)
     parser.add_argument("--work", required=True)
+    parser.add_argument("--browser", action="store_true")
     args = parser.parse_args()
     for tool in ["Xvfb", "import", "convert", "xdotool"]:
         need(tool)
@@ -66,8 +71,18 @@ def main():
     exit_file = os.path.join(work, "exit-status")
 
     reference = os.path.join(work, "reference.png")
-    subprocess.run([args.binary, "run", "--headless", "--frames", "120", "--screenshot", reference, args.rom],
-                   check=True, capture_output=True, env=dict(os.environ, PHOSPHOR_HOME=os.path.join(work, "headless")))
+    if args.browser:
+        subprocess.run(["convert", "-size", "64x48", "xc:navy", "-fill", "yellow", "-draw", "rectangle 8,8 30,40",
+                        "-fill", "red", "-draw", "circle 48,24 56,24", "PNG24:" + reference], check=True)
+        for playlist in ["Nintendo - Nintendo Entertainment System", "Nintendo - Super Nintendo Entertainment System",
+                         "Nintendo - Game Boy Color", "Nintendo - Game Boy Advance", "Nintendo - Nintendo DS",
+                         "NEC - PC Engine - TurboGrafx 16"]:
+            folder = os.path.join(home, "data", "thumbnails", playlist, "Named_Boxarts")
+            os.makedirs(folder, exist_ok=True)
+            shutil.copy(reference, os.path.join(folder, "phosphor-test.png"))
+    else:
+        subprocess.run([args.binary, "run", "--headless", "--frames", "120", "--screenshot", reference, args.rom],
+                       check=True, capture_output=True, env=dict(os.environ, PHOSPHOR_HOME=os.path.join(work, "headless")))
 
     display = None
     for number in range(140, 200):
@@ -85,13 +100,17 @@ def main():
         script = os.path.join(work, "play.sh")
         with open(script, "w") as file:
             # The window stays open after the game, so the second screenshot sees what quitting left.
-            file.write(f"#!/bin/sh\n'{args.binary}' play --no-audio '{args.rom}'\necho $? > '{exit_file}'\nsleep 60\n")
+            run = f"'{args.binary}'" if args.browser else f"'{args.binary}' play --no-audio '{args.rom}'"
+            file.write(f"#!/bin/sh\n{run}\necho $? > '{exit_file}'\nsleep 60\n")
         os.chmod(script, 0o755)
         if args.terminal == "kitty":
             command = ["kitty", "--config", "NONE", "-o", "font_size=11", script]
+            if args.browser:
+                command[3:3] = ["-o", "initial_window_width=1000", "-o", "initial_window_height=700", "-o", "remember_window_size=no"]
             border = 0
         else:
-            command = ["xterm", "-ti", "vt340", "-xrm", "XTerm*numColorRegisters: 256", "-geometry", "100x32+0+0",
+            command = ["xterm", "-ti", "vt340", "-xrm", "XTerm*numColorRegisters: 256",
+                       "-geometry", "120x40+0+0" if args.browser else "100x32+0+0",
                        "-e", script]
             border = 2  # xterm's internal border
         terminal = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -100,7 +119,9 @@ def main():
             if not os.path.exists(log):
                 return None
             text = open(log, encoding="utf-8", errors="replace").read()
-            placed = re.findall(r"pixels: (.*) screen 0 at cells (\d+)x(\d+)\+(\d+)\+(\d+)", text)
+            pattern = r"preview pixels: (.*) at cells (\d+)x(\d+)\+(\d+)\+(\d+)" if args.browser \
+                else r"pixels: (.*) screen 0 at cells (\d+)x(\d+)\+(\d+)\+(\d+)"
+            placed = re.findall(pattern, text)
             cell = re.findall(r"graphics: .*cell (\d+)x(\d+) px", text)
             return (placed[-1], cell[-1]) if placed and cell else None
 
@@ -136,7 +157,8 @@ def main():
                              capture_output=True, text=True, env=env).stdout.split()
         if wid:
             subprocess.run(["xdotool", "windowfocus", "--sync", wid[0]], env=env, capture_output=True)
-        subprocess.run(["xdotool", "keydown", "ctrl", "keydown", "c", "keyup", "c", "keyup", "ctrl"], env=env, check=True)
+        key = "q" if args.browser else "c"
+        subprocess.run(["xdotool", "keydown", "ctrl", "keydown", key, "keyup", key, "keyup", "ctrl"], env=env, check=True)
         wait_for(lambda: os.path.exists(exit_file), 15, "the game to quit")
         time.sleep(1)
         after = os.path.join(work, "after.png")

@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""Runs phosphor inside tmux inside a pseudo-terminal that answers like kitty does.
+
+The outer "terminal" answers the kitty graphics query (a=q) with OK and DA1 like kitty, and
+records what tmux sends it. With `allow-passthrough on` (PASSTHROUGH=on) phosphor's kitty
+commands reach it through tmux's passthrough; off, tmux drops them. After the picture has had
+time to come up, Esc opens the pause menu (which must take the image down), then tmux is
+stopped. Prints a JSON verdict. Used by TmuxPassthroughTests.swift.
+
+usage: tmux_kitty_pty.py PHOSPHOR ROM HOME SOCKET on|off
+"""
+import json, os, pty, re, select, signal, struct, subprocess, sys, termios, fcntl, time
+
+binary, rom, home, socket, passthrough = sys.argv[1:6]
+config = os.path.join(home, "tmux.conf")
+with open(config, "w") as file:
+    file.write("set -g allow-passthrough %s\nset -g status off\nset -sg escape-time 10\n" % passthrough)
+
+pid, master = pty.fork()
+if pid == 0:
+    os.environ.update({"PHOSPHOR_HOME": home, "LANG": "C.UTF-8", "TERM": "xterm-256color"})
+    os.environ.pop("TMUX", None)
+    os.execvp("tmux", ["tmux", "-L", socket, "-f", config, "new-session", "-x", "100", "-y", "40",
+                       "%s play --no-audio %s" % (binary, rom)])
+fcntl.ioctl(master, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 100, 800, 1000))
+
+output = bytearray()
+QUERY = re.compile(rb"\x1b_G(i=\d+)[^\x1b]*a=q[^\x1b]*\x1b\\")
+
+def pump(seconds):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        ready, _, _ = select.select([master], [], [], 0.05)
+        if not ready:
+            continue
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:
+            return
+        output.extend(chunk)
+        for match in QUERY.finditer(chunk):
+            os.write(master, b"\x1b_G" + match.group(1) + b";OK\x1b\\")
+        for _ in range(chunk.count(b"\x1b[c")):
+            os.write(master, b"\x1b[?62;c")
+
+def commands(data):
+    return [dict(item.split("=", 1) for item in keys.decode().split(",") if "=" in item)
+            for keys in re.findall(rb"\x1b_G([^;\x1b]*)", data)]
+
+pump(6.0)
+before_menu = len(output)
+os.write(master, b"\x1b")
+pump(2.0)
+subprocess.run(["tmux", "-L", socket, "kill-server"], capture_output=True)
+pump(1.0)
+try:
+    os.kill(pid, signal.SIGTERM)
+except ProcessLookupError:
+    pass
+os.waitpid(pid, 0)
+
+placed = [c for c in commands(bytes(output[:before_menu])) if c.get("a") == "T"]
+after = commands(bytes(output[before_menu:]))
+deleted = [i for i, c in enumerate(after) if c.get("a") == "d" and c.get("i") == "7100"]
+print(json.dumps({
+    "queries_reached_outer": len(QUERY.findall(bytes(output))),
+    "images_placed": len(placed),
+    "image_ids": sorted({c.get("i", "") for c in placed}),
+    "deleted_under_menu": bool(deleted),
+    "placed_after_delete": bool(deleted) and any(c.get("a") == "T" for c in after[deleted[-1]:]),
+}))

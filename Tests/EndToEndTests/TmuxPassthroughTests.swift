@@ -1,0 +1,31 @@
+import Foundation
+import XCTest
+
+/// Kitty graphics through tmux: the real binary inside a real tmux (3.3a here) inside a
+/// pseudo-terminal that answers like kitty (Support/tmux_kitty_pty.py). With
+/// `allow-passthrough on` the query and the game's images reach the outer terminal through the
+/// passthrough and the pause menu takes the image down; with it off nothing gets through and the
+/// game stays on half blocks.
+final class TmuxPassthroughTests: XCTestCase {
+    private func run(passthrough: String) throws -> [String: Any] {
+        let socket = "phosphor-passthrough-\(ProcessInfo.processInfo.processIdentifier)-\(passthrough)"
+        return try ptyScriptVerdict("tmux_kitty_pty.py", arguments: [socket, passthrough])
+    }
+
+    func testWithPassthroughOnTheGameIsAKittyImageTakenDownUnderTheMenu() throws {
+        try XCTSkipIf(!FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"), "tmux is not installed")
+        let verdict = try run(passthrough: "on")
+        XCTAssertGreaterThanOrEqual(verdict["queries_reached_outer"] as? Int ?? 0, 1, "\(verdict)")
+        XCTAssertGreaterThanOrEqual(verdict["images_placed"] as? Int ?? 0, 1, "\(verdict)")
+        XCTAssertEqual(verdict["image_ids"] as? [String], ["7100"])
+        XCTAssertEqual(verdict["deleted_under_menu"] as? Bool, true, "\(verdict)")
+        XCTAssertEqual(verdict["placed_after_delete"] as? Bool, false, "no image over the menu")
+    }
+
+    func testWithPassthroughOffNothingGetsThrough() throws {
+        try XCTSkipIf(!FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"), "tmux is not installed")
+        let verdict = try run(passthrough: "off")
+        XCTAssertEqual(verdict["queries_reached_outer"] as? Int, 0, "\(verdict)")
+        XCTAssertEqual(verdict["images_placed"] as? Int, 0, "\(verdict)")
+    }
+}
