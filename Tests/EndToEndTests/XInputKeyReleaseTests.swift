@@ -121,7 +121,7 @@ final class XInputKeyReleaseTests: XCTestCase {
     }
 
     private func window(class name: String, display: XvfbDisplay) throws -> String {
-        let found = poll(timeout: 20, read: { (try? xdotool(display, ["search", "--class", name])) ?? "" },
+        let found = poll(timeout: 60, read: { (try? xdotool(display, ["search", "--class", name])) ?? "" },
                          until: { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty })
         guard found.matched, let id = found.last.split(separator: "\n").first else { throw XvfbDisplay.Failure("no \(name) window on \(display.name)") }
         return String(id)

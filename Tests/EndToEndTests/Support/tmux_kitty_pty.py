@@ -47,7 +47,15 @@ def commands(data):
     return [dict(item.split("=", 1) for item in keys.decode().split(",") if "=" in item)
             for keys in re.findall(rb"\x1b_G([^;\x1b]*)", data)]
 
-pump(6.0)
+# Until the game's picture has gone out (as an image with passthrough on, as half blocks with it
+# off) and had a moment more, or 20 s: a loaded machine starts tmux and phosphor slowly.
+start = time.time()
+while time.time() - start < 20.0:
+    pump(0.5)
+    drawn = "\u2580".encode() in output if passthrough == "off" else any(c.get("a") == "T" for c in commands(bytes(output)))
+    if drawn:
+        pump(2.0)
+        break
 before_menu = len(output)
 os.write(master, b"\x1b")
 pump(2.0)
