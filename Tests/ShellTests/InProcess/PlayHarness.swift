@@ -21,7 +21,7 @@ final class PlayHarness {
          fromLibrary: Bool = false, kittyKeyboard: Bool = false, background: String? = AppHarness.darkBackground,
          answersKeyboard: Bool = true, environment: [String: String] = [:], graphicsReplies: String = "",
          system: GameSystem = .nes, videoMode: VideoModeChoice? = nil,
-         keyRelease: ScriptedKeyReleaseSource? = nil,
+         keyRelease: ScriptedKeyReleaseSource? = nil, gamepads: [ScriptedGamepad] = [],
          configure: (PhosphorPaths) throws -> Void = { _ in }) throws {
         self.script = script
         rom = BrowserInProcessTests.bundledROM("nes/phosphor-test.nes")
@@ -38,6 +38,7 @@ final class PlayHarness {
             }
         }
         app.services.overrides.videoMode = videoMode
+        app.services.overrides.gamepads = gamepads
         let launch = GameLaunch(rom: rom, system: system, title: "Phosphor Test", gameID: fromLibrary ? 1 : nil)
         try app.start(kittyKeyboard: kittyKeyboard, background: background, answersKeyboard: answersKeyboard,
                       graphicsReplies: graphicsReplies) {
