@@ -144,6 +144,7 @@ final class TimelineThreadTests: XCTestCase {
         waitFor("three seconds of clock time") { thread.currentStatus.frameCount >= 180 }
         let (ran, shown) = (journal.entries.framesRun, thread.currentStatus.frameCount)
         waitFor("60 more frames") { thread.currentStatus.frameCount >= shown + 60 }
+        // The status and the journal are read a moment apart: a frame either way.
         let framesPerShown = Double(journal.entries.framesRun - ran) / Double(thread.currentStatus.frameCount - shown)
         return (thread.currentStatus.timelineProblem, framesPerShown)
     }
@@ -155,12 +156,12 @@ final class TimelineThreadTests: XCTestCase {
         let slow = try slowCoreRun(script, rewind: .off, runAhead: .runAhead(frames: 2))
         XCTAssertEqual(slow.problem, "run-ahead off: \(RunAheadMode.runAhead(frames: 2).description) takes 18.0 ms a frame, "
             + "more than the game's 16.7 ms")
-        XCTAssertEqual(slow.framesPerShown, 1, accuracy: 0.01, "one frame per frame shown once it is off")
+        XCTAssertEqual(slow.framesPerShown, 1, accuracy: 0.1, "one frame per frame shown once it is off")
         // 4 ms frames (12 ms for three) keep it on.
         script.frameCost = .milliseconds(4)
         let fast = try slowCoreRun(script, rewind: .off, runAhead: .runAhead(frames: 2))
         XCTAssertNil(fast.problem)
-        XCTAssertEqual(fast.framesPerShown, 3, accuracy: 0.01, "run-ahead 2 still runs three frames per frame shown")
+        XCTAssertEqual(fast.framesPerShown, 3, accuracy: 0.1, "run-ahead 2 still runs three frames per frame shown")
     }
 
     func testRewindWhoseStatesTakeTooLongTurnsOffWithOneLine() throws {
