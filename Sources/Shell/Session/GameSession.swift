@@ -161,6 +161,7 @@ final class GameSession {
         gamepads.usedButtons = Set(system.buttons)
         for pad in services.overrides.gamepads { gamepads.attach(pad) }
         var notices = loaded.problems.map(\.description)
+        if let firmwareNotice = setup.firmwareNotice { notices.append(firmwareNotice) }
         notices += optionProblems
         if let problem = padMappings.problem { notices.append(problem) }
         notices += Self.cheatNotices(cheatStore, support: cheatSupport)

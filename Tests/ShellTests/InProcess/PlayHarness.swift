@@ -22,12 +22,14 @@ final class PlayHarness {
          answersKeyboard: Bool = true, environment: [String: String] = [:], graphicsReplies: String = "",
          system: GameSystem = .nes, videoMode: VideoModeChoice? = nil,
          keyRelease: ScriptedKeyReleaseSource? = nil, gamepads: [ScriptedGamepad] = [],
+         firmware: [CoreInfo.Firmware] = [],
          configure: (PhosphorPaths) throws -> Void = { _ in }) throws {
         self.script = script
         rom = BrowserInProcessTests.bundledROM("nes/phosphor-test.nes")
-        let core = CoreInfo(path: URL(fileURLWithPath: "/nonexistent/scripted_libretro.so"), name: "scripted",
+        var core = CoreInfo(path: URL(fileURLWithPath: "/nonexistent/scripted_libretro.so"), name: "scripted",
                             displayName: "Scripted Core", systems: [system], extensions: ["nes"], needsFullPath: false,
                             supportsNoGame: false, displayVersion: "1.0", softwareRendered: true)
+        core.firmware = firmware
         app = try AppHarness(columns: columns, rows: rows, terminalType: terminalType, label: label,
                              catalog: CoreCatalog(cores: [core]), environment: environment, configure: configure)
         app.services.overrides.makeCore = ScriptedCore.maker(script, journal: journal)
