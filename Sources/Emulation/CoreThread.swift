@@ -81,7 +81,7 @@ public final class CoreThread: @unchecked Sendable {
         self.audioRing = audioRing
         self.makeCore = makeCore
         timeline = FrameTimeline(rewind: options.rewind, runAhead: options.runAhead, input: input,
-                                 checksSpeed: options.realTime)
+                                 checksSpeed: options.realTime, clock: options.clock)
     }
 
     /// A thread for a libretro core: loads `configuration`'s core and game with `CoreHost`.

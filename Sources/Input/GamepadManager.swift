@@ -11,6 +11,8 @@ public final class GamepadManager {
         var info: GamepadDeviceInfo
         var descriptor: Int32
         var state: GamepadState
+        /// Set for a pad a test attached (`attach(_:)`): its events come from here, not evdev.
+        var scripted: ScriptedGamepad?
     }
 
     public let directory: URL
@@ -38,6 +40,29 @@ public final class GamepadManager {
         closeAll()
     }
 
+    /// The console's buttons: the default actions (`GamepadMapping.defaultActions`) go only on pad
+    /// buttons that press none of these. Set before the first `poll`; UI thread.
+    public var usedButtons: Set<JoypadButton> = Set(JoypadButton.allCases) {
+        didSet { for index in pads.indices { pads[index].state.mapping = mapping(forPad: pads[index].info.name) } }
+    }
+
+    /// The mapping a pad named `name` plays with: its override or the standard one, plus the
+    /// default actions that fit.
+    public func mapping(forPad name: String) -> GamepadMapping {
+        (overrides[name] ?? .standard).addingDefaultActions(keeping: usedButtons)
+    }
+
+    /// Adds a pad whose events a test sends (the fake beside evdev); it takes the next port.
+    public func attach(_ scripted: ScriptedGamepad) {
+        let info = GamepadDeviceInfo(path: "scripted:\(scripted.name)", name: scripted.name, keyCodes: [],
+                                     axes: scripted.axes)
+        let state = GamepadState(mapping: mapping(forPad: scripted.name), axes: scripted.axes)
+        pads.append(Pad(info: info, descriptor: -1, state: state, scripted: scripted))
+    }
+
+    /// The actions held on any pad, for `PlayerInput.gamepadActions`.
+    public var actions: Set<InputAction> { pads.reduce(into: []) { $0.formUnion($1.state.actions) } }
+
     /// Names of the connected pads, by port.
     public var padNames: [String] { pads.map(\.info.name) }
 
@@ -49,7 +74,10 @@ public final class GamepadManager {
         }
         var index = 0
         while index < pads.count {
-            if readEvents(&pads[index]) {
+            if let scripted = pads[index].scripted {
+                for event in scripted.takeEvents() { apply(event, to: &pads[index]) }
+                index += 1
+            } else if readEvents(&pads[index]) {
                 index += 1
             } else {
                 Log.info("gamepad removed: \(pads[index].info.name) (\(pads[index].info.path))")
@@ -91,14 +119,24 @@ public final class GamepadManager {
     /// are dropped), for connected pads at once and for pads plugged in later.
     public func bind(code: UInt16, to button: JoypadButton, onPad name: String) {
         var mapping = overrides[name] ?? .standard
-        mapping.buttons = mapping.buttons.filter { $0.value != button }
-        mapping.buttons[code] = button
+        mapping.bind(code: code, to: button)
+        setOverride(mapping, forPad: name)
+    }
+
+    /// Makes `code` on the pad named `name` carry out `action` (instead of any button), as `bind(code:to:onPad:)`.
+    public func bind(code: UInt16, to action: InputAction, onPad name: String) {
+        var mapping = overrides[name] ?? .standard
+        mapping.bind(code: code, to: action)
+        setOverride(mapping, forPad: name)
+    }
+
+    private func setOverride(_ mapping: GamepadMapping, forPad name: String) {
         overrides[name] = mapping
-        for index in pads.indices where pads[index].info.name == name { pads[index].state.mapping = mapping }
+        for index in pads.indices where pads[index].info.name == name { pads[index].state.mapping = self.mapping(forPad: name) }
     }
 
     public func closeAll() {
-        for pad in pads { _ = cevdev_close(pad.descriptor) }
+        for pad in pads where pad.scripted == nil { _ = cevdev_close(pad.descriptor) }
         pads.removeAll()
     }
 
@@ -143,7 +181,7 @@ public final class GamepadManager {
             }
             (descriptor, info) = (openedDescriptor, openedInfo)
         }
-        var state = GamepadState(mapping: overrides[info.name] ?? .standard, axes: info.axes)
+        var state = GamepadState(mapping: mapping(forPad: info.name), axes: info.axes)
         state.resynchronize(pressed: currentKeys(descriptor), axisValues: [:])
         return .opened(Pad(info: info, descriptor: descriptor, state: state))
     }
@@ -152,6 +190,11 @@ public final class GamepadManager {
         var bits = [UInt8](repeating: 0, count: Int(cevdev_key_bytes()))
         guard cevdev_key_state(descriptor, &bits, Int32(bits.count)) >= 0 else { return [] }
         return Set(GamepadScanner.setBits(bits))
+    }
+
+    private func apply(_ event: GamepadEvent, to pad: inout Pad) {
+        if event.type == GamepadEvent.keyType, event.value == 1 { lastButtonPress = (pad.info.name, event.code) }
+        pad.state.apply(event)
     }
 
     /// Drains a pad; false when the device is gone.
@@ -176,8 +219,7 @@ public final class GamepadManager {
                     pad.state.resynchronize(pressed: currentKeys(pad.descriptor), axisValues: axisValues)
                     continue
                 }
-                if raw.type == GamepadEvent.keyType, raw.value == 1 { lastButtonPress = (pad.info.name, raw.code) }
-                pad.state.apply(GamepadEvent(type: raw.type, code: raw.code, value: raw.value))
+                apply(GamepadEvent(type: raw.type, code: raw.code, value: raw.value), to: &pad)
             }
             if count < 64 { return true }
         }

@@ -95,7 +95,7 @@ public struct GamepadState: Sendable {
 
     public var buttons: ButtonMask {
         var mask: ButtonMask = []
-        for code in pressedCodes {
+        for code in pressedCodes where mapping.actions[code] == nil {
             if let button = mapping.buttons[code] { mask.insert(button) }
         }
         // Hat: -1, 0 or 1 on each axis.
@@ -119,6 +119,12 @@ public struct GamepadState: Sendable {
             }
         }
         return mask
+    }
+
+    /// The actions whose pad buttons are down (real presses and releases: a held action lasts
+    /// exactly as long as its button).
+    public var actions: Set<InputAction> {
+        Set(pressedCodes.compactMap { mapping.actions[$0] })
     }
 
     /// Where `stick` points, in libretro's units, for RETRO_DEVICE_ANALOG: the left stick is

@@ -15,6 +15,8 @@ public final class PlayerInput {
     public var gamepadButtons: [ButtonMask] = []
     /// Sticks from `GamepadManager.sticks`, one pair (left, right) per port.
     public var gamepadSticks: [[StickPosition]] = []
+    /// Actions whose pad buttons are down (`GamepadManager.actions`), set by `takeGamepadActions`.
+    public private(set) var gamepadActions: Set<InputAction> = []
     /// Stick keys last pressed with Shift: they push half way.
     private var halfwayKeys: Set<Key> = []
     /// Where the DS touch screen is drawn, in cells; nil when there is none (or not shown).
@@ -235,10 +237,26 @@ public final class PlayerInput {
     /// True while a fast-forward-hold key is held.
     public func isFastForwardHeld(now: ContinuousClock.Instant) -> Bool { isHeld(.fastForwardHold, now: now) }
 
-    /// True while a key bound to `action` is held (the hold actions: fast-forward, rewind,
-    /// slow motion).
+    /// True while a key or pad button bound to `action` is held (the hold actions: fast-forward,
+    /// rewind, slow motion).
     public func isHeld(_ action: InputAction, now: ContinuousClock.Instant) -> Bool {
-        keyMap.keys(for: .action(action)).contains { holdModel.isHeld($0, now: now) }
+        gamepadActions.contains(action) || keyMap.keys(for: .action(action)).contains { holdModel.isHeld($0, now: now) }
+    }
+
+    /// Once per display tick: the actions the pads hold now. Returns those just pressed that
+    /// fire once (as `handle` does for keys); the hold actions are states, see `isHeld(_:now:)`.
+    public func takeGamepadActions(_ held: Set<InputAction>) -> [InputAction] {
+        let pressed = held.subtracting(gamepadActions)
+        gamepadActions = held
+        var actions: [InputAction] = []
+        for action in InputAction.allCases where pressed.contains(action) {
+            switch action {
+            case .holdButtonToggle: holdButtons.toggleArmed()
+            case .fastForwardHold, .rewind, .slowMotionHold: break
+            default: actions.append(action)
+            }
+        }
+        return actions
     }
 
     /// Leaving play mode (pause menu): nothing stays pressed except the hold buttons.

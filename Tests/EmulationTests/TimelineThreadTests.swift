@@ -128,4 +128,49 @@ final class TimelineThreadTests: XCTestCase {
             XCTAssertEqual(ring.count, 0)
         }
     }
+
+    /// Plays in real time on a stepping clock a core whose frames and serializes take `script`'s
+    /// costs, until the speed checks have had their two seconds; returns the timeline's problem
+    /// and the frames the core ran per frame shown afterwards.
+    private func slowCoreRun(_ script: ScriptedCore.Script, rewind: RewindSettings,
+                             runAhead: RunAheadMode) throws -> (problem: String?, framesPerShown: Double) {
+        let journal = ScriptedCore.Journal()
+        let clock = SteppingFrameClock()
+        let thread = CoreThread(options: CoreThread.Options(rewind: rewind, runAhead: runAhead, clock: clock),
+                                makeCore: ScriptedCore.maker(script, journal: journal, clock: clock))
+        try thread.start()
+        defer { thread.stop() }
+        // The checks look at the first two seconds (120 frames at 60 fps), once.
+        waitFor("three seconds of clock time") { thread.currentStatus.frameCount >= 180 }
+        let (ran, shown) = (journal.entries.framesRun, thread.currentStatus.frameCount)
+        waitFor("60 more frames") { thread.currentStatus.frameCount >= shown + 60 }
+        // The status and the journal are read a moment apart: a frame either way.
+        let framesPerShown = Double(journal.entries.framesRun - ran) / Double(thread.currentStatus.frameCount - shown)
+        return (thread.currentStatus.timelineProblem, framesPerShown)
+    }
+
+    func testRunAheadTooSlowForItsFramesTurnsOffWithOneLine() throws {
+        // Three 6 ms frames per shown frame (run-ahead 2) are 18 ms, over 90 % of 16.7 ms.
+        var script = ScriptedCore.Script(width: 16, height: 4)
+        script.frameCost = .milliseconds(6)
+        let slow = try slowCoreRun(script, rewind: .off, runAhead: .runAhead(frames: 2))
+        XCTAssertEqual(slow.problem, "run-ahead off: \(RunAheadMode.runAhead(frames: 2).description) takes 18.0 ms a frame, "
+            + "more than the game's 16.7 ms")
+        XCTAssertEqual(slow.framesPerShown, 1, accuracy: 0.1, "one frame per frame shown once it is off")
+        // 4 ms frames (12 ms for three) keep it on.
+        script.frameCost = .milliseconds(4)
+        let fast = try slowCoreRun(script, rewind: .off, runAhead: .runAhead(frames: 2))
+        XCTAssertNil(fast.problem)
+        XCTAssertEqual(fast.framesPerShown, 3, accuracy: 0.1, "run-ahead 2 still runs three frames per frame shown")
+    }
+
+    func testRewindWhoseStatesTakeTooLongTurnsOffWithOneLine() throws {
+        var script = ScriptedCore.Script(width: 16, height: 4)
+        script.serializeCost = .milliseconds(16)
+        let slow = try slowCoreRun(script, rewind: RewindSettings(), runAhead: .off)
+        XCTAssertEqual(slow.problem, "rewind off: keeping a state takes 16.0 ms a frame, and the game's frame is 16.7 ms")
+        script.serializeCost = .milliseconds(10)
+        let fast = try slowCoreRun(script, rewind: RewindSettings(), runAhead: .off)
+        XCTAssertNil(fast.problem)
+    }
 }

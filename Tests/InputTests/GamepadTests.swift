@@ -141,6 +141,6 @@ final class GamepadTests: XCTestCase {
         try Data("{ \"Pad\": { \"q\": \"south\" } }".utf8).write(to: file)
         let loaded = GamepadMapping.loadOverrides(from: file)
         XCTAssertEqual(loaded.overrides, [:])
-        XCTAssertEqual(loaded.problem?.hasPrefix("\(file.path):1: Pad: unknown RetroPad button \"q\""), true)
+        XCTAssertEqual(loaded.problem?.hasPrefix("\(file.path):1: Pad: unknown RetroPad button or action \"q\""), true)
     }
 }

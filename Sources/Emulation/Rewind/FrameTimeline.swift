@@ -16,6 +16,8 @@ final class FrameTimeline {
     private(set) var runAheadProblem: String?
 
     private let input: InputState
+    /// Times the speed checks (the thread's pacing clock, so a test's stepping clock trips them).
+    private let clock: any FrameClock
     /// Real-time play: the speed check may turn run-ahead off (an unthrottled run never).
     private let checksSpeed: Bool
     private var ring: RewindRing?
@@ -29,10 +31,12 @@ final class FrameTimeline {
     /// Rewind's speed check: time spent keeping states, and on the frames themselves.
     private var rewindTiming = (frames: 0, keeping: Duration.zero, total: Duration.zero)
 
-    init(rewind: RewindSettings, runAhead: RunAheadMode, input: InputState, checksSpeed: Bool) {
+    init(rewind: RewindSettings, runAhead: RunAheadMode, input: InputState, checksSpeed: Bool,
+         clock: any FrameClock = SystemFrameClock()) {
         self.rewind = rewind
         self.runAhead = runAhead.clamped
         self.input = input
+        self.clock = clock
         self.checksSpeed = checksSpeed
     }
 
@@ -83,7 +87,7 @@ final class FrameTimeline {
                   framesPerSecond: Double) {
         let mode = hidingLag ? usableRunAhead(core) : .off
         if case .preemptive = mode {} else { forgetHistory() }
-        let started = ContinuousClock.now
+        let started = clock.now
         do {
             switch mode {
             case .off:
@@ -100,7 +104,7 @@ final class FrameTimeline {
             Log.warning(runAheadProblem!)
             return
         }
-        let spent = ContinuousClock.now - started
+        let spent = clock.now - started
         if mode != .off { checkSpeed(spent: spent, framesPerSecond: framesPerSecond, mode: mode) }
         checkRewindSpeed(frame: spent, framesPerSecond: framesPerSecond)
     }
@@ -172,7 +176,7 @@ final class FrameTimeline {
 
     private func keepRewindState(_ core: any EmulatorCore, frame: UInt64, state: [UInt8]? = nil) {
         guard rewind.enabled, rewindProblem == nil, frame % UInt64(rewind.granularity) == 0 else { return }
-        let started = ContinuousClock.now
+        let started = clock.now
         do {
             let bytes = try state ?? core.serializeState()
             if ring == nil { ring = RewindRing(budget: rewind.budgetBytes, compressor: rewind.compression.makeCompressor()) }
@@ -180,7 +184,7 @@ final class FrameTimeline {
         } catch {
             turnRewindOff("\(error)")
         }
-        if rewindTiming.frames >= 0 { rewindTiming.keeping += ContinuousClock.now - started }
+        if rewindTiming.frames >= 0 { rewindTiming.keeping += clock.now - started }
     }
 
     private func turnRewindOff(_ reason: String) {

@@ -29,6 +29,10 @@ extension ScriptedCore {
         public var options: [CoreOptionDefinition] = []
         public var optionFile: URL?
         public var gameOptionFile: URL?
+        /// Time a frame and a serialize take (a slow core, for the speed checks): the stepping
+        /// clock handed to `maker` moves on by it, or without one the core thread sleeps it.
+        public var frameCost: Duration = .zero
+        public var serializeCost: Duration = .zero
 
         public init(title: String = "scripted", width: Int = 64, height: Int = 48, pixelFormat: PixelFormat = .xrgb8888,
                     framesPerSecond: Double = 60, sampleRate: Int = 32_000, toneFrequency: Int = 500,

@@ -20,6 +20,8 @@ public final class ScriptedCore: EmulatorCore {
     public let script: Script
     public let journal: Journal
     private let connections: CoreConnections
+    /// Moved on by the script's costs (nil: they are slept).
+    private let clock: SteppingFrameClock?
     private let creator = pthread_self()
     private let batteryFailure = Mutex<String?>(nil)
 
@@ -39,10 +41,12 @@ public final class ScriptedCore: EmulatorCore {
     private let options: CoreOptions
 
     /// "Loads the game": reads the battery save when the script has one. Core thread.
-    public init(script: Script, connections: CoreConnections, journal: Journal = Journal()) throws {
+    public init(script: Script, connections: CoreConnections, journal: Journal = Journal(),
+                clock: SteppingFrameClock? = nil) throws {
         self.script = script
         self.journal = journal
         self.connections = connections
+        self.clock = clock
         if script.failures.contains(.load) {
             throw EmulationError.coreLoadFailed(core: script.title, reason: "the script says this load fails")
         }
@@ -71,6 +75,7 @@ public final class ScriptedCore: EmulatorCore {
     public var batterySaveFailure: String? { batteryFailure.withLock { $0 } }
 
     public func runFrame(fastForwarding: Bool, muteAudio: Bool) {
+        spend(script.frameCost)
         if options.updated, !script.options.isEmpty {  // GET_VARIABLE_UPDATE, then GET_VARIABLE for each
             options.updated = false
             let values = options.values
@@ -110,6 +115,7 @@ public final class ScriptedCore: EmulatorCore {
 
     public func serializeState() throws -> [UInt8] {
         note { $0.serializations += 1 }
+        spend(script.serializeCost)
         if script.failures.contains(.serialize) { throw EmulationError.stateUnsupported(core: script.title) }
         return ScriptedState(title: script.title, frameCount: frameCount, samplePosition: samplePosition,
                              batteryRAM: batteryRAM).encoded()
@@ -205,8 +211,14 @@ public final class ScriptedCore: EmulatorCore {
 extension ScriptedCore {
     /// A factory for `CoreThread(options:…, makeCore:)`: the core is made on the core thread and
     /// writes into `journal`.
-    public static func maker(_ script: Script = Script(), journal: Journal = Journal())
+    public static func maker(_ script: Script = Script(), journal: Journal = Journal(), clock: SteppingFrameClock? = nil)
         -> @Sendable (CoreConnections) throws -> any EmulatorCore {
-        { connections in try ScriptedCore(script: script, connections: connections, journal: journal) }
+        { connections in try ScriptedCore(script: script, connections: connections, journal: journal, clock: clock) }
+    }
+
+    /// Takes `cost` of (clock) time, as a slow core would.
+    private func spend(_ cost: Duration) {
+        guard cost > .zero else { return }
+        if let clock { clock.advance(by: cost) } else { Thread.sleep(forTimeInterval: cost.inSeconds) }
     }
 }

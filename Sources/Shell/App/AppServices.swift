@@ -35,6 +35,8 @@ final class AppServices {
         /// Opens the key-release side channel for a game instead of XInput2/evdev (tests: a
         /// `ScriptedKeyReleaseSource`); nil: what the plan says.
         var openKeyReleaseSource: ((KeyReleaseSourcePlan) -> KeyReleaseSourceOpening)?
+        /// Pads a test plays, attached to each game's `GamepadManager` after the real ones it finds.
+        var gamepads: [ScriptedGamepad] = []
     }
 
     /// - Parameter catalog: the installed cores (tests give their own; nil: discover them).

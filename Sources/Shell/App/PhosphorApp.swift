@@ -124,7 +124,10 @@ final class PhosphorApp {
         }
         perform(actions)
         if let session {
-            for outcome in session.takeTickOutcomes() { tellObservers(session, outcome: outcome) }
+            for outcome in session.takeTickOutcomes() {
+                tellObservers(session, outcome: outcome)
+                needsDraw = true  // the screen that waited (a pad button bound) shows what happened
+            }
         }
         if needsDraw { draw() }
         if let deadline = decoder.pendingDeadline { timeout = min(timeout, max(.zero, deadline - now)) }

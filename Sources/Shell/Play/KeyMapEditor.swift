@@ -39,9 +39,9 @@ final class KeyMapEditor: ListMenu, GameObservingScreen {
             if capturing == target { value = "press a key…" }
             return MenuItem(label: label, value: value, activate: { [unowned self] actions in
                 capturing = target
-                if case .button(_, let button) = target {
+                if let padTarget = Self.padTarget(target) {
                     // A pad button press binds it on that pad (saved to gamepads.json).
-                    actions.append(.game(.captureGamepadButton(button)))
+                    actions.append(.game(.captureGamepadButton(padTarget)))
                     message = "press the new key or pad button for \(label) (Esc cancels)"
                 } else {
                     message = "press the new key for \(label) (Esc cancels)"
@@ -53,7 +53,7 @@ final class KeyMapEditor: ListMenu, GameObservingScreen {
     override func handle(_ event: InputEvent, now: ContinuousClock.Instant, actions: inout [AppAction]) -> EventResult {
         guard let target = capturing else { return super.handle(event, now: now, actions: &actions) }
         guard case .key(let key) = event, key.kind == .press else { return .consumed }
-        if case .button = target { actions.append(.game(.captureGamepadButton(nil))) }
+        if Self.padTarget(target) != nil { actions.append(.game(.captureGamepadButton(nil))) }
         capturing = nil
         if key.key == .escape && key.modifiers.isEmpty {
             message = "unchanged"
@@ -69,11 +69,21 @@ final class KeyMapEditor: ListMenu, GameObservingScreen {
 
     /// A pad button was bound while the editor waited (the session polls the pads while paused).
     func gameChanged(_ snapshot: GameSnapshot, outcome: GameCommandOutcome?) {
-        guard let outcome, case .captureGamepadButton(let button?) = outcome.command,
+        guard let outcome, case .captureGamepadButton(let padTarget?) = outcome.command,
               outcome.message != nil || outcome.problem != nil else { return }
-        if case .button(_, button)? = capturing { capturing = nil }
+        if let capturing, Self.padTarget(capturing) == padTarget { self.capturing = nil }
         message = outcome.problem ?? outcome.message
         reload()
+    }
+
+    /// What a pad button pressed for `target` binds: a player's button binds that pad button on
+    /// the pad pressed (each pad is its own player), an action an action; sticks stay the pad's.
+    private static func padTarget(_ target: KeyBindingTarget) -> GamepadBindingTarget? {
+        switch target {
+        case .button(_, let button): .button(button)
+        case .action(let action): .action(action)
+        case .stick: nil
+        }
     }
 
     override func handleOther(_ key: Key, modifiers: KeyModifiers, actions: inout [AppAction]) -> Bool {

@@ -117,17 +117,22 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
             actions.append(quitAction)
             return .consumed
         }
-        for action in session.handle(event, now: now) {
-            switch action {
-            case .pauseMenu: actions.append(.push(PauseMenu(snapshot: session.snapshot)))
-            case .quit: actions.append(quitAction)
-            default: break
-            }
-        }
+        actions += appActions(for: session.handle(event, now: now))
         // What a key changes shows in the next frame (the picture) or the status line (checked
         // on the next tick).
         status.markStale()
         return .consumed
+    }
+
+    /// What the session hands back from a key or a pad button: the pause menu, quitting.
+    private func appActions(for inputActions: [InputAction]) -> [AppAction] {
+        inputActions.compactMap { action in
+            switch action {
+            case .pauseMenu: .push(PauseMenu(snapshot: session.snapshot))
+            case .quit: quitAction
+            default: nil
+            }
+        }
     }
 
     var drawsOnTicks: Bool { true }
@@ -151,6 +156,7 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
 
     func tick(now: ContinuousClock.Instant, context: DrawContext, actions: inout [AppAction]) -> Duration? {
         let coreStatus = session.tick(now: now)
+        actions += appActions(for: session.takePadAppActions())
         switch coreStatus.state {
         case .stopped, .crashed:
             if case .crashed(let message) = coreStatus.state { actions.append(.fail(message)) }

@@ -47,8 +47,8 @@ enum GameCommand: Equatable {
     case releaseHeldButtons
     /// The player's new key map: used at once and saved for the system.
     case setKeyMap(KeyMap)
-    /// Binds the next pad button pressed to this button (nil stops waiting).
-    case captureGamepadButton(JoypadButton?)
+    /// Binds the next pad button pressed to this button or action (nil stops waiting).
+    case captureGamepadButton(GamepadBindingTarget?)
 }
 
 /// Whom a run-ahead setting is for: this game only, or every game of its system.

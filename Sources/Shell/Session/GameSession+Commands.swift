@@ -95,16 +95,24 @@ extension GameSession {
 
     /// While the key-map screen waits for a pad button, the game is paused: poll the pads here.
     func pollCapturedPadButton(now: ContinuousClock.Instant) {
-        guard let button = capturingPadButton else { return }
+        guard let target = capturingPadButton else { return }
         gamepads.poll(now: now)
         guard let press = gamepads.takeLastButtonPress() else { return }
         capturingPadButton = nil
-        gamepads.bind(code: press.code, to: button, onPad: press.pad)
-        var outcome = GameCommandOutcome(command: .captureGamepadButton(button))
+        let label: String
+        switch target {
+        case .button(let button):
+            gamepads.bind(code: press.code, to: button, onPad: press.pad)
+            label = system.label(for: button)
+        case .action(let action):
+            gamepads.bind(code: press.code, to: action, onPad: press.pad)
+            label = action.title
+        }
+        var outcome = GameCommandOutcome(command: .captureGamepadButton(target))
         do {
             let text = try GamepadMapping.fileText(for: gamepads.overrides)
             try AtomicFile.write(Array(text.utf8), to: services.paths.gamepadMappings)
-            outcome.message = "\(system.label(for: button)) is now pad button \(press.code) on \(DisplayText.sanitized(press.pad))"
+            outcome.message = "\(label) is now pad button \(press.code) on \(DisplayText.sanitized(press.pad))"
         } catch {
             outcome.problem = "pad mapping not saved: \(ErrorText.line(error, file: services.paths.gamepadMappings))"
         }

@@ -55,8 +55,9 @@ final class GameSession {
     /// The battery-save failure on screen (shown once per new failure).
     private var shownSaveFailure: String?
     private var lastGamepadNotice: String?
+    private var padAppActions: [InputAction] = []
     /// The pad button that a key-map capture waits for.
-    var capturingPadButton: JoypadButton?
+    var capturingPadButton: GamepadBindingTarget?
     /// Outcomes that came from a tick rather than a command (a captured pad button).
     var tickOutcomes: [GameCommandOutcome] = []
     private var closed = false
@@ -156,7 +157,11 @@ final class GameSession {
         gamepads = GamepadManager(overrides: padMappings.overrides)
         // The N64's stick is its own input: it must not also press the d-pad.
         gamepads.leftStickAsDirections = !system.hasAnalogStick
+        // Default pad actions only on pad buttons this console does not use.
+        gamepads.usedButtons = Set(system.buttons)
+        for pad in services.overrides.gamepads { gamepads.attach(pad) }
         var notices = loaded.problems.map(\.description)
+        if let firmwareNotice = setup.firmwareNotice { notices.append(firmwareNotice) }
         notices += optionProblems
         if let problem = padMappings.problem { notices.append(problem) }
         notices += Self.cheatNotices(cheatStore, support: cheatSupport)
@@ -254,6 +259,16 @@ final class GameSession {
     /// battery-save failures. Returns the core's status.
     func tick(now: ContinuousClock.Instant) -> CoreThread.Status {
         let status = thread.currentStatus
+        if !isHeldByMenu {
+            // Pads are read while playing and while the player paused (their pause and frame
+            // advance buttons work then); under a menu the menu has the input.
+            gamepads.poll(now: now)
+            padAppActions += perform(input.takeGamepadActions(gamepads.actions), now: now)
+            if let notice = gamepads.notice, notice != lastGamepadNotice {
+                lastGamepadNotice = notice
+                notify(notice, seconds: 6, now: now)
+            }
+        }
         if !isPaused {
             let speed = (fastForwardLatched || input.isFastForwardHeld(now: now)) ? fastForwardSpeed
                 : input.isHeld(.slowMotionHold, now: now) ? config.timeline.slowMotion.fraction : 1
@@ -271,13 +286,8 @@ final class GameSession {
                         : "rewind is off (pause menu, Rewind & Run-Ahead)"), now: now)
                 }
             }
-            gamepads.poll(now: now)
             input.gamepadButtons = gamepads.masks
             input.gamepadSticks = gamepads.sticks
-            if let notice = gamepads.notice, notice != lastGamepadNotice {
-                lastGamepadNotice = notice
-                notify(notice, seconds: 6, now: now)
-            }
             if let ended = input.pollReleaseSource(playing: true) { notify(ended, seconds: 6, now: now) }
             for port in 0..<2 {
                 let mask = input.buttons(port: port, now: now)
@@ -335,8 +345,20 @@ final class GameSession {
     /// A key the player pressed: its buttons go to the core on the next tick; actions are
     /// carried out here, except those for the app (the pause menu, quitting), which are returned.
     func handle(_ event: InputEvent, now: ContinuousClock.Instant) -> [InputAction] {
+        perform(input.handle(event, now: now), now: now)
+    }
+
+    /// Pad buttons' actions for the app (the pause menu, quitting) from the last ticks; the play
+    /// screen takes them after each `tick`, as it does `handle`'s result.
+    func takePadAppActions() -> [InputAction] {
+        defer { padAppActions.removeAll() }
+        return padAppActions
+    }
+
+    /// Carries out actions from a key or a pad button, returning those for the app.
+    private func perform(_ actions: [InputAction], now: ContinuousClock.Instant) -> [InputAction] {
         var forApp: [InputAction] = []
-        for action in input.handle(event, now: now) {
+        for action in actions {
             switch action {
             case .pauseMenu, .quit: forApp.append(action)
             case .fastForwardToggle:

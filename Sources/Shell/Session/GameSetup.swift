@@ -17,6 +17,9 @@ struct GameSetup {
     let batterySaveName: String
     /// RetroArch's folders, when the config shares them (`"retroArchFolders": "share"`).
     let retroArch: RetroArchFolders?
+    /// "2 optional BIOS files missing for …": one line for the play screen's status bar (the
+    /// files are named in the log); nil when none is missing.
+    let firmwareNotice: String?
     /// The file RetroArch's folders are relative to (the archive for a game in one).
     private let gameFile: URL
 
@@ -33,7 +36,7 @@ struct GameSetup {
         retroArch = config.sharesRetroArchFolders ? RetroArchFolders.load() : nil
         gameFile = archive?.archive ?? rom
         let systemFolder = retroArch?.systemFolder(for: archive?.archive ?? rom) ?? paths.system
-        try Self.checkFirmware(of: core, systemFolder: systemFolder)
+        firmwareNotice = try Self.checkFirmware(of: core, systemFolder: systemFolder)
         let console = detected?.rawValue ?? core.systems.first?.rawValue ?? core.name
         let names: GameKeyIndex.Names
         if let archive, archive.isOnlyGame {
@@ -53,8 +56,9 @@ struct GameSetup {
 
     /// The BIOS files the core's `.info` lists, checked in the system folder before the core
     /// loads: a missing required one is a one-line error naming the file and the folder (not a
-    /// core error or a black screen later); missing optional ones are a notice in the log.
-    static func checkFirmware(of core: CoreInfo, systemFolder: URL) throws {
+    /// core error or a black screen later); missing optional ones are named in the log and
+    /// counted in the one-line notice returned (nil when none is missing).
+    static func checkFirmware(of core: CoreInfo, systemFolder: URL) throws -> String? {
         let missing = core.missingFirmware(in: systemFolder)
         let required = missing.filter { !$0.isOptional }
         if !required.isEmpty {
@@ -63,9 +67,10 @@ struct GameSetup {
             throw RomCheck.Failure(description: "\(core.displayName) needs \(names.joined(separator: ", ")) in \(systemFolder.path)")
         }
         let optional = missing.filter(\.isOptional)
-        if !optional.isEmpty {
-            Log.info("\(core.displayName): optional BIOS not in \(systemFolder.path): \(optional.map(\.path).joined(separator: ", "))")
-        }
+        guard !optional.isEmpty else { return nil }
+        Log.info("\(core.displayName): optional BIOS not in \(systemFolder.path): \(optional.map(\.path).joined(separator: ", "))")
+        let files = optional.count == 1 ? "1 optional BIOS file" : "\(optional.count) optional BIOS files"
+        return "\(files) missing for \(core.displayName) (see phosphor cores)"
     }
 
     /// The core's own name for RetroArch's per-core subfolders (`Gambatte`).

@@ -21,13 +21,15 @@ final class PlayHarness {
          fromLibrary: Bool = false, kittyKeyboard: Bool = false, background: String? = AppHarness.darkBackground,
          answersKeyboard: Bool = true, environment: [String: String] = [:], graphicsReplies: String = "",
          system: GameSystem = .nes, videoMode: VideoModeChoice? = nil,
-         keyRelease: ScriptedKeyReleaseSource? = nil,
+         keyRelease: ScriptedKeyReleaseSource? = nil, gamepads: [ScriptedGamepad] = [],
+         firmware: [CoreInfo.Firmware] = [],
          configure: (PhosphorPaths) throws -> Void = { _ in }) throws {
         self.script = script
         rom = BrowserInProcessTests.bundledROM("nes/phosphor-test.nes")
-        let core = CoreInfo(path: URL(fileURLWithPath: "/nonexistent/scripted_libretro.so"), name: "scripted",
+        var core = CoreInfo(path: URL(fileURLWithPath: "/nonexistent/scripted_libretro.so"), name: "scripted",
                             displayName: "Scripted Core", systems: [system], extensions: ["nes"], needsFullPath: false,
                             supportsNoGame: false, displayVersion: "1.0", softwareRendered: true)
+        core.firmware = firmware
         app = try AppHarness(columns: columns, rows: rows, terminalType: terminalType, label: label,
                              catalog: CoreCatalog(cores: [core]), environment: environment, configure: configure)
         app.services.overrides.makeCore = ScriptedCore.maker(script, journal: journal)
@@ -38,6 +40,7 @@ final class PlayHarness {
             }
         }
         app.services.overrides.videoMode = videoMode
+        app.services.overrides.gamepads = gamepads
         let launch = GameLaunch(rom: rom, system: system, title: "Phosphor Test", gameID: fromLibrary ? 1 : nil)
         try app.start(kittyKeyboard: kittyKeyboard, background: background, answersKeyboard: answersKeyboard,
                       graphicsReplies: graphicsReplies) {
