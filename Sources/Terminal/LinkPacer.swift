@@ -155,7 +155,8 @@ public struct LinkPacer: Sendable {
         let frame = inFlight.removeFirst()
         windowAnsweredBytes += frame.bytes
         if !inFlight.isEmpty { inFlight[0].previousAnswerAt = now }
-        // Answers read together (gap under a millisecond) say nothing about the rate.
+        // Answers read together (under a millisecond apart: coalesced on the way back) say nothing
+        // about the rate; the next frame's gap then spans two frames, which errs slow.
         let interval = now - (frame.previousAnswerAt ?? frame.sentAt)
         if interval >= .milliseconds(1) { rateSamples.append((Double(frame.bytes) / interval.inSeconds, now)) }
         roundTripSamples.append((now - frame.sentAt, now))

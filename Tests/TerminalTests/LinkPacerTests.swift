@@ -77,6 +77,8 @@ final class LinkPacerTests: XCTestCase {
         var freeAt: ContinuousClock.Instant
         var answers: [ContinuousClock.Instant] = []
         var longestWait = Duration.zero
+        /// Answers come back two at a time (coalesced on the way back, as TCP may do).
+        var answersInPairs = false
         var mostQueued = 0
         private var arrivals: [ContinuousClock.Instant] = []
 
@@ -98,7 +100,8 @@ final class LinkPacerTests: XCTestCase {
         }
 
         mutating func takeAnswers(now: ContinuousClock.Instant) -> Int {
-            let due = answers.filter { $0 <= now }.count
+            var due = answers.filter { $0 <= now }.count
+            if answersInPairs, due % 2 == 1, let oldest = answers.first, now - oldest < .milliseconds(200) { due -= 1 }
             answers.removeFirst(due)
             return due
         }
@@ -152,6 +155,15 @@ final class LinkPacerTests: XCTestCase {
             XCTAssertGreaterThan(carried, bytesPerSecond / 2, "at \(bytesPerSecond) B/s")
             XCTAssertTrue(pacer.stats.isLimited)
         }
+    }
+
+    func testAnswersComingBackInPairsDoNotMakeASlowLinkLookFast() {
+        let start = ContinuousClock.now
+        var link = SimulatedLink(bytesPerSecond: 100_000, roundTrip: .milliseconds(40), start: start)
+        link.answersInPairs = true
+        let (pacer, _) = run(&link, frameBytes: 13_800, seconds: 6, start: start)
+        XCTAssertLessThan(pacer.deliveryRate ?? 0, 200_000)
+        XCTAssertLessThanOrEqual(link.longestWait, .seconds(13_800 / 100_000.0) + LinkPacer.queueAllowance)
     }
 
     func testAVerySlowLinkStepsDownTo16Colours() {
