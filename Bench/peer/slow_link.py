@@ -33,6 +33,52 @@ RED = re.compile(rb"[34]8;(?:2;(\d+);(\d+);(\d+)|5;(\d+))")
 CUBE = [0, 95, 135, 175, 215, 255]
 
 
+TOKENS = re.compile(rb"\x1b\[([\d;]*)([mb])|( {40,})|((?:\xe2\x96\x88){40,})|( |\xe2\x96\x88)(?=\x1b\[(\d+)b)")
+
+
+class Red16:
+    """Finds the red sky in the pacer's cheapest picture (16 colours): a run of 40 or more cells
+    (spaces or full blocks, written or REP) in red or bright red (the core's colour correction
+    puts the sky between the two). Sprites and bricks map to them too, but in short runs. Keeps
+    the SGR state across chunks."""
+
+    def __init__(self):
+        self.foreground = self.background = None
+
+    def sees_red(self, chunk):
+        found = False
+        for match in TOKENS.finditer(chunk):
+            if match.group(2) == b"m":
+                self.apply([int(p) if p else 0 for p in match.group(1).split(b";")])
+            elif match.group(3) is not None:
+                found = found or self.background in (41, 101)
+            elif match.group(4) is not None:
+                found = found or self.foreground in (31, 91)
+            elif match.group(5) is not None and int(match.group(6)) >= 39:
+                found = found or (self.background in (41, 101) if match.group(5) == b" " else self.foreground in (31, 91))
+        return found
+
+    def apply(self, parameters):
+        index = 0
+        while index < len(parameters):
+            value = parameters[index]
+            if value in (38, 48):
+                wide = index + 1 < len(parameters) and parameters[index + 1] == 2
+                if value == 38:
+                    self.foreground = None
+                else:
+                    self.background = None
+                index += 5 if wide else 3
+                continue
+            if value == 0:
+                self.foreground = self.background = None
+            elif 30 <= value <= 37 or 90 <= value <= 97:
+                self.foreground = value
+            elif 40 <= value <= 47 or 100 <= value <= 107:
+                self.background = value
+            index += 1
+
+
 def is_red(match):
     if match.group(4) is not None:
         index = int(match.group(4))
@@ -145,6 +191,8 @@ def main():
     done.set()
     end = time.monotonic()
 
+    red16 = Red16()
+    reds = [when for when, chunk in screen if red16.sees_red(chunk)]
     latencies = []
     for index, pressed in enumerate(presses):
         until = presses[index + 1] if index + 1 < len(presses) else float("inf")
@@ -152,7 +200,7 @@ def main():
         for when, chunk in screen:
             if when < pressed or when >= until + 1.0:
                 continue
-            if any(is_red(match) for match in RED.finditer(chunk)):
+            if any(is_red(match) for match in RED.finditer(chunk)) or when in reds:
                 seen = when
                 break
         latencies.append(round((seen - pressed) * 1000) if seen else None)

@@ -172,31 +172,34 @@ public final class TerminalEncoder {
         var distance: Int
     }
 
-    /// One row's reduced cells, for `rowShift`.
-    private var rowScratch: [ScreenCell] = []
+    /// One row's reduced cells, for `rowShift` (a raw buffer: this runs for every changed row of
+    /// every frame, and an array property pays for exclusivity and uniqueness checks per cell).
+    private var rowScratch = ScratchBuffer<ScreenCell>()
+    private static let shiftDistances = [1, -1, 2, -2, 3, -3]
 
     /// The shift of the changed part of `row` that leaves the most cells already right, when it
     /// saves more than the two cursor moves and DCH/ICH cost.
     private func rowShift(row: Int, cells: UnsafePointer<Cell>, last: UnsafePointer<Cell>,
                           screen: UnsafePointer<ScreenCell>) -> RowShift? {
         let rowStart = row &* columns
+        let rowCells = cells + rowStart, rowLast = last + rowStart, shown = screen + rowStart
         var first = -1, lastChanged = -1
-        for x in 0..<columns where cells[rowStart &+ x] != last[rowStart &+ x] {
+        for x in 0..<columns where rowCells[x] != rowLast[x] {
             if first < 0 { first = x }
             lastChanged = x
         }
         guard first >= 0, lastChanged - first >= 16 else { return nil }
         let start = first, end = lastChanged + 1
-        rowScratch.removeAll(keepingCapacity: true)
-        for x in start..<end { rowScratch.append(reduce(cells[rowStart &+ x])) }
+        // `reduced[x]` is column x's cell as the terminal would show it (x in start..<end).
+        let reduced = rowScratch.pointer(capacity: end)
+        for x in start..<end { reduced[x] = reduce(rowCells[x]) }
         var unshifted = 0
-        for x in start..<end where rowScratch[x - start] == screen[rowStart &+ x] { unshifted += 1 }
+        for x in start..<end where reduced[x] == shown[x] { unshifted += 1 }
         var best = 0, bestMatches = unshifted
-        for distance in [1, -1, 2, -2, 3, -3] {
+        for distance in TerminalEncoder.shiftDistances {
             var matches = 0
-            for x in max(start, start - distance)..<min(end, end - distance)
-            where rowScratch[x - start] == screen[rowStart &+ x &+ distance] {
-                matches += 1
+            for x in max(start, start - distance)..<min(end, end - distance) where reduced[x] == shown[x &+ distance] {
+                matches &+= 1
             }
             if matches > bestMatches {
                 best = distance

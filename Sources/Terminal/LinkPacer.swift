@@ -6,22 +6,49 @@ import PhosphorKit
 /// game and the screen (pty, sshd, TCP) fills before it does: the picture would lag by seconds.
 /// So each frame's bytes are followed by a probe, a cursor-position request (`CSI 6 n`), and the
 /// terminal's answer (`CSI row;col R`) says the frame has crossed the whole link (the local pty's
-/// queue, `TIOCOUTQ`, would only see sshd's side). At most `maximumFramesInFlight` unanswered
-/// frames are out; a frame that finds the link busy is skipped (the next one shows the game as it
-/// is then), so a slow link lowers the frame rate first; `prefersFewerColors` says when even
-/// that is not enough and the picture should cost less per frame (256 colours).
+/// queue, `TIOCOUTQ`, would only see sshd's side).
+///
+/// How much may be out at once is a bandwidth-delay product: the link's rate times the round
+/// trip plus `queueAllowance` (two frame periods). The rate is a frame's bytes over the gap
+/// between its answer and the one before it, when it was already on its way then (on a busy
+/// link that gap is its sending time; on an idle one, longer), else over its whole trip; the
+/// highest of the last two seconds counts. The round trip is the quickest answer of the last ten
+/// seconds. A fast link with latency so keeps several frames in flight and shows
+/// every frame; a slow one holds at most one frame's sending time plus two frame periods beyond
+/// the round trip. Before anything is measured at most `framesInFlightBeforeMeasuring` frames go.
+/// A frame that finds the link full is skipped (the next one shows the game as it is then), so a
+/// slow link lowers the frame rate first; `colorReduction` says when even that is not enough and
+/// the picture should cost less per frame (256, then 16 colours). Input never waits on this.
 ///
 /// Any frame writer can use it: ask `mayWriteFrame`, append `probe` to the frame's bytes, call
 /// `didWriteFrame`, and feed it the terminal's answers with `replyReceived`. Pure value with the
 /// clock passed in, so tests drive it with a manual clock. UI thread only.
 public struct LinkPacer: Sendable {
-    /// Frames whose answer has not come back yet, at most.
-    public static let maximumFramesInFlight = 2
+    /// Frames out before the link's rate and round trip are known.
+    public static let framesInFlightBeforeMeasuring = 2
+    /// Never more frames than this out, however fast the link looks.
+    public static let maximumFramesInFlight = 12
+    /// Queueing allowed beyond the round trip: two frames at 60 Hz.
+    public static let queueAllowance = Duration.milliseconds(34)
     /// An answer later than this is given up on (a terminal that never answers `CSI 6 n`).
     public static let replyTimeout = Duration.seconds(1)
     /// Moves the cursor to the bottom row first, so the answer's row is never 1: `CSI 1;m R` is
     /// also what F3 with modifiers sends.
     public static let probe: [UInt8] = Array("\u{1B}[9999;1H\u{1B}[6n".utf8)
+
+    /// A frame written and not answered yet.
+    public struct FrameInFlight: Sendable {
+        public var bytes: Int
+        public var sentAt: ContinuousClock.Instant
+        /// The answer to the frame before, if it came while this one was out.
+        var previousAnswerAt: ContinuousClock.Instant?
+    }
+
+    /// How much cheaper each frame should be drawn.
+    public enum ColorReduction: Int, Sendable, Comparable {
+        case none, palette256, palette16
+        public static func < (a: ColorReduction, b: ColorReduction) -> Bool { a.rawValue < b.rawValue }
+    }
 
     /// What the status bar shows, recomputed once a second.
     public struct Stats: Sendable, Equatable {
@@ -43,12 +70,14 @@ public struct LinkPacer: Sendable {
     public var isEnabled: Bool
     public private(set) var stats = Stats()
     /// Frames written and not yet answered, oldest first.
-    public private(set) var inFlight: [(bytes: Int, sentAt: ContinuousClock.Instant)] = []
+    public private(set) var inFlight: [FrameInFlight] = []
     /// True after `replyTimeout` passed three times in a row: the terminal does not answer, so
     /// frames are no longer held back (as before the pacer).
     public private(set) var terminalIgnoresProbes = false
-    /// The link could not carry even a few frames a second at full colour: draw fewer colours.
-    public private(set) var prefersFewerColors = false
+    /// The link could not carry even a few frames a second: draw fewer colours (one step each
+    /// second that stays so, back one step after `fewerColorsFor`).
+    public private(set) var colorReduction = ColorReduction.none
+    public var prefersFewerColors: Bool { colorReduction != .none }
 
     private var timeoutsInARow = 0
     private var windowStart: ContinuousClock.Instant?
@@ -57,14 +86,32 @@ public struct LinkPacer: Sendable {
     private var windowSkipped = 0
     private var windowAnsweredBytes = 0
     private var fewerColorsSince: ContinuousClock.Instant?
+    private var lastFrameBytes = 0
+    /// Recent delivery-rate samples (bytes per second) and round trips, with when they were taken.
+    private var rateSamples: [(value: Double, at: ContinuousClock.Instant)] = []
+    private var roundTripSamples: [(value: Duration, at: ContinuousClock.Instant)] = []
 
     /// Below this many frames a second on a limited link, the picture switches to fewer colours.
     static let fewestFramesPerSecond = 15
-    /// How long fewer colours stay before full colour is tried again.
+    /// How long fewer colours stay before more are tried again.
     static let fewerColorsFor = Duration.seconds(10)
+    static let rateWindow = Duration.seconds(2)
+    static let roundTripWindow = Duration.seconds(10)
 
     public init(isEnabled: Bool = true) {
         self.isEnabled = isEnabled
+    }
+
+    /// The link's delivery rate in bytes per second (nil: not measured yet).
+    public var deliveryRate: Double? { rateSamples.map(\.value).max() }
+    /// The quickest answer lately: the round trip plus one frame's sending time.
+    public var roundTrip: Duration? { roundTripSamples.map(\.value).min() }
+    /// Bytes written and not answered.
+    public var bytesInFlight: Int { inFlight.reduce(0) { $0 + $1.bytes } }
+    /// Bytes that may be out at once: rate × (round trip + `queueAllowance`); nil before measuring.
+    public var byteBudget: Int? {
+        guard let rate = deliveryRate, let roundTrip else { return nil }
+        return Int(rate * (roundTrip + LinkPacer.queueAllowance).inSeconds)
     }
 
     /// Whether a frame may be written now (false: skip it, the link has not caught up).
@@ -75,7 +122,11 @@ public struct LinkPacer: Sendable {
             timeoutsInARow += 1
             if timeoutsInARow >= 3 { terminalIgnoresProbes = true }
         }
-        return inFlight.count < LinkPacer.maximumFramesInFlight
+        if inFlight.isEmpty { return true }
+        guard inFlight.count < LinkPacer.maximumFramesInFlight else { return false }
+        guard let budget = byteBudget else { return inFlight.count < LinkPacer.framesInFlightBeforeMeasuring }
+        // The next frame is guessed to cost what the last one did.
+        return bytesInFlight + lastFrameBytes <= budget
     }
 
     /// Whether the frame's bytes should be followed by `probe`.
@@ -86,7 +137,8 @@ public struct LinkPacer: Sendable {
         roll(now)
         windowBytes += bytes
         windowFrames += 1
-        if wantsProbe { inFlight.append((bytes, now)) }
+        lastFrameBytes = bytes
+        if wantsProbe { inFlight.append(FrameInFlight(bytes: bytes, sentAt: now)) }
     }
 
     /// A frame was due but the link was busy.
@@ -100,7 +152,16 @@ public struct LinkPacer: Sendable {
     public mutating func replyReceived(now: ContinuousClock.Instant) {
         guard !inFlight.isEmpty else { return }
         timeoutsInARow = 0
-        windowAnsweredBytes += inFlight.removeFirst().bytes
+        let frame = inFlight.removeFirst()
+        windowAnsweredBytes += frame.bytes
+        if !inFlight.isEmpty { inFlight[0].previousAnswerAt = now }
+        // Answers read together (under a millisecond apart: coalesced on the way back) say nothing
+        // about the rate; the next frame's gap then spans two frames, which errs slow.
+        let interval = now - (frame.previousAnswerAt ?? frame.sentAt)
+        if interval >= .milliseconds(1) { rateSamples.append((Double(frame.bytes) / interval.inSeconds, now)) }
+        roundTripSamples.append((now - frame.sentAt, now))
+        rateSamples.removeAll { now - $0.at > LinkPacer.rateWindow }
+        roundTripSamples.removeAll { now - $0.at > LinkPacer.roundTripWindow }
         roll(now)
     }
 
@@ -119,10 +180,14 @@ public struct LinkPacer: Sendable {
         stats.framesSkippedPerSecond = Int((Double(windowSkipped) / seconds).rounded())
         stats.linkBytesPerSecond = windowSkipped > 0 ? Int(Double(windowAnsweredBytes) / seconds) : nil
         if stats.isLimited && stats.framesShownPerSecond < LinkPacer.fewestFramesPerSecond {
-            if !prefersFewerColors { fewerColorsSince = now }
-            prefersFewerColors = true
-        } else if prefersFewerColors, let since = fewerColorsSince, now - since >= LinkPacer.fewerColorsFor {
-            prefersFewerColors = false
+            // One step cheaper each second the link stays this slow.
+            if colorReduction < .palette16 {
+                colorReduction = ColorReduction(rawValue: colorReduction.rawValue + 1) ?? .palette16
+                fewerColorsSince = now
+            }
+        } else if colorReduction != .none, let since = fewerColorsSince, now - since >= LinkPacer.fewerColorsFor {
+            colorReduction = ColorReduction(rawValue: colorReduction.rawValue - 1) ?? .none
+            fewerColorsSince = now
         }
         windowStart = now
         windowBytes = 0

@@ -2,7 +2,7 @@ import Terminal
 import XCTest
 
 final class LinkPacerTests: XCTestCase {
-    func testAtMostTwoFramesInFlightAndAnAnswerLetsTheNextOneGo() {
+    func testTwoFramesGoBeforeTheLinkIsMeasuredThenItsBandwidthDelayDecides() {
         var pacer = LinkPacer()
         var now = ContinuousClock.now
         XCTAssertTrue(pacer.mayWriteFrame(now: now))
@@ -14,6 +14,11 @@ final class LinkPacerTests: XCTestCase {
         now += .milliseconds(100)
         pacer.replyReceived(now: now)
         XCTAssertEqual(pacer.inFlight.count, 1)
+        // 1000 bytes in 100 ms: 10 KB/s × (100 ms + 34 ms) = 1340 bytes, room for one frame only.
+        XCTAssertEqual(Double(pacer.byteBudget ?? 0), 1340, accuracy: 2)
+        XCTAssertFalse(pacer.mayWriteFrame(now: now))
+        now += .milliseconds(10)
+        pacer.replyReceived(now: now)
         XCTAssertTrue(pacer.mayWriteFrame(now: now))
         XCTAssertEqual(pacer.stats.framesSkipped, 1)
     }
@@ -61,5 +66,110 @@ final class LinkPacerTests: XCTestCase {
         }
         XCTAssertFalse(pacer.wantsProbe)
         XCTAssertEqual(pacer.inFlight.count, 0)
+    }
+
+    /// A link that sends `bytesPerSecond` one frame after another, `roundTrip` long there and back:
+    /// a frame reaches the link half a round trip after it is written, waits for the frames before
+    /// it, and its answer comes half a round trip after its last byte arrived.
+    private struct SimulatedLink {
+        let bytesPerSecond: Double
+        let roundTrip: Duration
+        var freeAt: ContinuousClock.Instant
+        var answers: [ContinuousClock.Instant] = []
+        var longestWait = Duration.zero
+        /// Answers come back two at a time (coalesced on the way back, as TCP may do).
+        var answersInPairs = false
+        var mostQueued = 0
+        private var arrivals: [ContinuousClock.Instant] = []
+
+        init(bytesPerSecond: Double, roundTrip: Duration, start: ContinuousClock.Instant) {
+            self.bytesPerSecond = bytesPerSecond
+            self.roundTrip = roundTrip
+            freeAt = start
+        }
+
+        mutating func send(bytes: Int, now: ContinuousClock.Instant) {
+            let reaches = now + roundTrip / 2
+            let starts = max(reaches, freeAt)
+            longestWait = max(longestWait, starts - reaches)
+            freeAt = starts + .seconds(Double(bytes) / bytesPerSecond)
+            arrivals.append(freeAt)
+            answers.append(freeAt + roundTrip / 2)
+            arrivals.removeAll { $0 <= now }
+            mostQueued = max(mostQueued, arrivals.count)
+        }
+
+        mutating func takeAnswers(now: ContinuousClock.Instant) -> Int {
+            var due = answers.filter { $0 <= now }.count
+            if answersInPairs, due % 2 == 1, let oldest = answers.first, now - oldest < .milliseconds(200) { due -= 1 }
+            answers.removeFirst(due)
+            return due
+        }
+    }
+
+    /// Runs `seconds` of 60 Hz frames of `frameBytes` through the pacer and the link; returns
+    /// the frames written in the last half (after the pacer has measured the link).
+    private func run(_ link: inout SimulatedLink, frameBytes: Int, seconds: Int, start: ContinuousClock.Instant) -> (pacer: LinkPacer, lateFrames: Int) {
+        var pacer = LinkPacer()
+        var lateFrames = 0
+        for millisecond in 0..<(seconds * 1000) {
+            let now = start + .milliseconds(millisecond)
+            for _ in 0..<link.takeAnswers(now: now) { pacer.replyReceived(now: now) }
+            guard millisecond * 60 / 1000 != (millisecond - 1) * 60 / 1000 else { continue }  // a 60 Hz tick
+            if pacer.mayWriteFrame(now: now) {
+                pacer.didWriteFrame(bytes: frameBytes, now: now)
+                link.send(bytes: frameBytes, now: now)
+                if millisecond >= seconds * 500 { lateFrames += 1 }
+            } else {
+                pacer.didSkipFrame(now: now)
+            }
+        }
+        return (pacer, lateFrames)
+    }
+
+    func testAFastLinkWithLatencyKeepsTheFullFrameRate() {
+        // 1 MB/s, 40 ms round trip, 13.8 KB frames (the game-like cartridge at 170x80): the link
+        // carries 72 frames a second, but two frames per round trip would allow only about 37.
+        let start = ContinuousClock.now
+        var link = SimulatedLink(bytesPerSecond: 1_000_000, roundTrip: .milliseconds(40), start: start)
+        let (pacer, lateFrames) = run(&link, frameBytes: 13_800, seconds: 6, start: start)
+        XCTAssertGreaterThanOrEqual(lateFrames, 3 * 58, "frames written in 3 s")
+        XCTAssertGreaterThan(pacer.inFlight.count, 2)
+        XCTAssertEqual(pacer.deliveryRate ?? 0, 828_000, accuracy: 200_000, "what the game offered, at most the link's rate")
+        XCTAssertLessThan(link.longestWait, .milliseconds(20), "nothing queues on a link faster than the picture")
+    }
+
+    func testASlowLinkNeverQueuesMoreThanAboutTwoFramesOfTime() {
+        for bytesPerSecond in [100_000.0, 250_000.0, 400_000.0] {
+            let start = ContinuousClock.now
+            var link = SimulatedLink(bytesPerSecond: bytesPerSecond, roundTrip: .milliseconds(40), start: start)
+            let (pacer, lateFrames) = run(&link, frameBytes: 13_800, seconds: 6, start: start)
+            let sending = Duration.seconds(13_800 / bytesPerSecond)
+            // At most one frame's sending plus two frame periods waits behind the round trip.
+            XCTAssertLessThanOrEqual(link.longestWait, sending + LinkPacer.queueAllowance, "at \(bytesPerSecond) B/s")
+            if bytesPerSecond <= 250_000 {
+                XCTAssertLessThanOrEqual(link.mostQueued, 2, "frames on their way at \(bytesPerSecond) B/s")
+            }
+            // And the link is still used: at least half of what it can carry arrives.
+            let carried = Double(lateFrames * 13_800) / 3
+            XCTAssertGreaterThan(carried, bytesPerSecond / 2, "at \(bytesPerSecond) B/s")
+            XCTAssertTrue(pacer.stats.isLimited)
+        }
+    }
+
+    func testAnswersComingBackInPairsDoNotMakeASlowLinkLookFast() {
+        let start = ContinuousClock.now
+        var link = SimulatedLink(bytesPerSecond: 100_000, roundTrip: .milliseconds(40), start: start)
+        link.answersInPairs = true
+        let (pacer, _) = run(&link, frameBytes: 13_800, seconds: 6, start: start)
+        XCTAssertLessThan(pacer.deliveryRate ?? 0, 200_000)
+        XCTAssertLessThanOrEqual(link.longestWait, .seconds(13_800 / 100_000.0) + LinkPacer.queueAllowance)
+    }
+
+    func testAVerySlowLinkStepsDownTo16Colours() {
+        let start = ContinuousClock.now
+        var link = SimulatedLink(bytesPerSecond: 50_000, roundTrip: .milliseconds(40), start: start)
+        let (pacer, _) = run(&link, frameBytes: 13_800, seconds: 4, start: start)
+        XCTAssertEqual(pacer.colorReduction, .palette16)
     }
 }

@@ -43,9 +43,14 @@ final class PlayPicture {
         }
     }
 
-    /// 24-bit colour drops to 256 colours while the pacer says the link cannot carry it.
+    /// Colour drops to 256, then 16 colours while the pacer says the link cannot carry it.
     private func applyColorMode() {
-        let effective: ColorMode = pacer.prefersFewerColors && requestedColorMode == .trueColor ? .palette256 : requestedColorMode
+        var effective = requestedColorMode
+        switch pacer.colorReduction {
+        case .none: break
+        case .palette256: if effective == .trueColor { effective = .palette256 }
+        case .palette16: effective = .palette16
+        }
         if renderer.colorMode != effective {
             renderer.colorMode = effective
             renderer.invalidate()

@@ -6,20 +6,25 @@ import XCTest
 @testable import Shell
 
 /// A terminal at the end of a slow link: bytes reach the screen at a fixed rate of the manual
-/// clock, and a cursor-position request is answered only once everything before it has arrived.
+/// clock, and a cursor-position request is answered a round trip after everything before it has
+/// arrived.
 private final class SlowLink {
     let bytesPerSecond: Double
+    let roundTrip: Duration
     let screen: ScreenModel
     private var pending: [UInt8] = []
     /// Offsets (in `pending`) just past each probe not yet delivered.
     private var probeEnds: [Int] = []
     private var lastDrain: ContinuousClock.Instant
     private var credit = 0.0
+    /// When each answer not yet sent is due.
+    private var answersDue: [ContinuousClock.Instant] = []
     private(set) var framesWritten = 0
     private(set) var mostFramesQueued = 0
 
-    init(bytesPerSecond: Double, columns: Int, rows: Int, start: ContinuousClock.Instant) {
+    init(bytesPerSecond: Double, roundTrip: Duration = .zero, columns: Int, rows: Int, start: ContinuousClock.Instant) {
         self.bytesPerSecond = bytesPerSecond
+        self.roundTrip = roundTrip
         screen = ScreenModel(columns: columns, rows: rows)
         lastDrain = start
     }
@@ -47,6 +52,10 @@ private final class SlowLink {
     func drain(now: ContinuousClock.Instant, terminal: HeadlessTerminal) {
         credit += (now - lastDrain).inSeconds * bytesPerSecond
         lastDrain = now
+        while let due = answersDue.first, due <= now {
+            answersDue.removeFirst()
+            terminal.send("\u{1B}[\(terminal.rows);1R")
+        }
         let count = min(pending.count, Int(credit))
         guard count > 0 else { return }
         credit -= Double(count)
@@ -54,7 +63,11 @@ private final class SlowLink {
         pending.removeFirst(count)
         while let end = probeEnds.first, end <= count {
             probeEnds.removeFirst()
-            terminal.send("\u{1B}[\(terminal.rows);1R")
+            if roundTrip == .zero {
+                terminal.send("\u{1B}[\(terminal.rows);1R")
+            } else {
+                answersDue.append(now + roundTrip)
+            }
         }
         probeEnds = probeEnds.map { $0 - count }
     }
@@ -62,6 +75,16 @@ private final class SlowLink {
 
 final class SlowLinkInProcessTests: XCTestCase {
     func testASlowLinkSkipsFramesQueuesAtMostTwoAndAKeyStillShowsNext() throws {
+        try checkSlowLink(roundTrip: .zero)
+    }
+
+    /// With a 40 ms round trip the pacer measures the link's bandwidth-delay product; a slow
+    /// link still never holds more than two frames, and a key still shows in the next frames.
+    func testASlowLinkWithARoundTripStillQueuesAtMostTwoAndAKeyStillShowsNext() throws {
+        try checkSlowLink(roundTrip: .milliseconds(40))
+    }
+
+    private func checkSlowLink(roundTrip: Duration) throws {
         let game = try PlayHarness(label: "slow-link")
         defer { game.finish() }
         game.stepUntilPicture([])
@@ -72,7 +95,7 @@ final class SlowLinkInProcessTests: XCTestCase {
         var offset = terminal.recorded.count
         // A full repaint first (the slow screen starts blank), then 20 KB/s.
         game.app.type("\u{0C}")  // Ctrl-L
-        let link = SlowLink(bytesPerSecond: 20_000, columns: terminal.columns, rows: terminal.rows, start: terminal.now)
+        let link = SlowLink(bytesPerSecond: 20_000, roundTrip: roundTrip, columns: terminal.columns, rows: terminal.rows, start: terminal.now)
         func turn() {
             game.app.app.step()
             let bytes = terminal.output(since: offset)
@@ -87,7 +110,7 @@ final class SlowLinkInProcessTests: XCTestCase {
         XCTAssertGreaterThan(coreFrames, 60, "the core ran on")
         XCTAssertLessThan(UInt64(link.framesWritten) * 2, coreFrames, "frames were skipped, not queued")
         XCTAssertGreaterThan(link.framesWritten, 5, "frames still went out")
-        XCTAssertLessThanOrEqual(link.mostFramesQueued, LinkPacer.maximumFramesInFlight)
+        XCTAssertLessThanOrEqual(link.mostFramesQueued, 2)
         XCTAssertGreaterThan(game.cells(showing: game.backgroundRGB([]), on: link.screen), 200, "the slow screen shows the game")
 
         // A key: the game's next drawn frames show it (no backlog of old frames before it).
