@@ -137,6 +137,21 @@ final class PlayScreenTests: XCTestCase {
         XCTAssertEqual(try session.waitForExit(), 0)
     }
 
+    /// A limit shorter than the start-up: the game used to end before the session had asked the
+    /// core its version and options, and the run failed with "the game stopped" (exit 1).
+    func testOneFrameLimitStillExitsCleanly() throws {
+        for _ in 0..<3 {
+            tmux?.stop()
+            let session = try TmuxSession(arguments: ["play", "--no-audio", "--frames", "1",
+                                                      PhosphorProcess.rom("nes/phosphor-test.nes").path],
+                                          home: phosphor.home)
+            tmux = session
+            XCTAssertEqual(try session.waitForExit(), 0)
+        }
+        let log = (try? String(contentsOf: phosphor.home.appendingPathComponent("data/phosphor.log"), encoding: .utf8)) ?? ""
+        XCTAssertFalse(log.contains("[error]"), log)
+    }
+
     /// Issue 6: the pause menu's Cheat Codes. A code of the wrong format shows why and keeps what
     /// was typed; the fixed code and a name add the cheat, the picture changes (ZAZKAP turns the
     /// box loop's `lda #TILE_OUTLINE` into TILE_SOLID), the file is written; off brings the idle

@@ -43,6 +43,9 @@ extension GameSession {
             }
             try states.save(bytes, to: .auto, screenshot: lastFrame,
                             batterySaveChecksum: batteryFile.flatMap(ContinueCheck.checksum(of:)))
+        } catch EmulationError.stateRejected where thread.currentStatus.state == .stopped {
+            // The `--frames` limit ended the game between the caller's look and this job.
+            Log.info("automatic state not written: the game had already stopped")
         } catch {
             Log.error("\(error)")
         }

@@ -119,9 +119,13 @@ final class GameSession {
                                          runAhead: config.timeline.runAhead(system: system, gameKey: gameKey).mode)
         thread = setup.makeThread(paths: services.paths, options: options, audioRing: audio == nil ? nil : ring,
                                   makeCore: services.overrides.makeCore)
+        // Loaded paused: with `--frames 1` the game could otherwise end before these questions
+        // reach the core thread ("the game stopped").
+        thread.pause()
         try thread.start()
         let (avInfo, coreVersion) = try thread.perform { ($0.avInfo, $0.coreVersion) }
         let (optionStates, optionProblems) = try thread.perform { ($0.coreOptions, $0.coreOptionProblems) }
+        thread.resume()
         coreOptionStates = optionStates
         if let audio {
             do {
