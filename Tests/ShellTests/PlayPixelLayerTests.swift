@@ -53,17 +53,19 @@ final class PlayPixelLayerTests: XCTestCase {
         XCTAssertNil(PointerMapping.pointer(column: 70, row: 10, touchScreen: placement.cells))
     }
 
-    func testSlowLinkSkipsFramesThenFallsBack() {
-        var monitor = PixelLinkMonitor(framePeriod: .milliseconds(16))
-        let start = ContinuousClock.now
-        monitor.recordWrite(started: start, duration: .milliseconds(5))
-        XCTAssertFalse(monitor.shouldSkipFrame(now: start + .milliseconds(6)))
-        monitor.recordWrite(started: start, duration: .milliseconds(40))
-        XCTAssertTrue(monitor.shouldSkipFrame(now: start + .milliseconds(60)), "behind: the next frame waits")
-        XCTAssertFalse(monitor.shouldSkipFrame(now: start + .milliseconds(81)))
-        for _ in 0..<2 { monitor.recordWrite(started: start, duration: .milliseconds(150)) }
+    /// The fallback follows the link's measured rate (the pacer's), not how long the local
+    /// write blocked: 20 KB pictures are fine at 1 MB/s and too slow at 100 KB/s.
+    func testPicturesTooBigForTheMeasuredLinkFallBackAfterThreeInARow() {
+        var monitor = PixelLinkMonitor()
+        monitor.recordPicture(bytes: 20_000, deliveryRate: nil)
+        XCTAssertEqual(monitor.slowPicturesInARow, 0, "an unmeasured link counts as fast enough")
+        monitor.recordPicture(bytes: 20_000, deliveryRate: 1_000_000)
+        XCTAssertEqual(monitor.slowPicturesInARow, 0, "20 ms at 1 MB/s")
+        for _ in 0..<2 { monitor.recordPicture(bytes: 20_000, deliveryRate: 100_000) }
         XCTAssertFalse(monitor.shouldFallBack)
-        monitor.recordWrite(started: start, duration: .milliseconds(150))
+        monitor.recordPicture(bytes: 2_000, deliveryRate: 100_000)
+        XCTAssertEqual(monitor.slowPicturesInARow, 0, "a small picture (20 ms) starts the count again")
+        for _ in 0..<3 { monitor.recordPicture(bytes: 20_000, deliveryRate: 100_000) }
         XCTAssertTrue(monitor.shouldFallBack, "three pictures over 100 ms in a row")
     }
 }

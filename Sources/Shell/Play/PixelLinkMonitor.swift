@@ -1,33 +1,24 @@
-/// Back-pressure for the pixel path, kept simple until the terminal's write path reports how
-/// much is still queued: a picture write that took longer than one frame means the link (or
-/// the terminal) is behind, so frames are skipped for as long again; three pictures in a row
-/// that each took over 100 ms mean the link cannot carry pixels, and the play screen goes back
-/// to half blocks. Writes block until the terminal took the bytes, so their duration is what
-/// the link costs. UI thread only (value type).
+/// Whether the link can carry pixels. The shared `LinkPacer` already holds frames back while
+/// its cursor-position probes are unanswered (for half blocks and pixels alike); this only
+/// decides when pixels cost too much for the link: three pictures in a row that would each take
+/// over 100 ms at the link's measured delivery rate send the play screen back to half blocks.
+/// (A blocking write's duration cannot tell: it measures the local pty, not an SSH link.)
+/// UI thread only (value type).
 struct PixelLinkMonitor {
-    /// One frame at the game's rate.
-    var framePeriod: Duration
-    /// The longest a picture may take before it counts as too slow.
-    static let slowWrite = Duration.milliseconds(100)
-    static let slowWritesBeforeFallback = 3
+    /// The longest a picture may take on the link before it counts as too slow.
+    static let slowPicture = Duration.milliseconds(100)
+    static let slowPicturesBeforeFallback = 3
 
-    private(set) var slowWritesInARow = 0
-    private var skipUntil: ContinuousClock.Instant?
+    private(set) var slowPicturesInARow = 0
 
-    init(framePeriod: Duration) { self.framePeriod = framePeriod }
-
-    /// A picture of `bytes` went out, starting at `started` and taking `duration`.
-    mutating func recordWrite(started: ContinuousClock.Instant, duration: Duration) {
-        skipUntil = duration > framePeriod ? started + duration * 2 : nil
-        slowWritesInARow = duration > Self.slowWrite ? slowWritesInARow + 1 : 0
-    }
-
-    /// Whether the frame due at `now` should be left out (the last one has not drained).
-    func shouldSkipFrame(now: ContinuousClock.Instant) -> Bool {
-        guard let skipUntil else { return false }
-        return now < skipUntil
+    /// A picture of `bytes` went out; `deliveryRate` is the pacer's bytes per second (nil
+    /// until the link has been measured, which counts as fast enough).
+    mutating func recordPicture(bytes: Int, deliveryRate: Double?) {
+        guard let deliveryRate, deliveryRate > 0 else { return }
+        let seconds = Double(bytes) / deliveryRate
+        slowPicturesInARow = seconds > Self.slowPicture.inSeconds ? slowPicturesInARow + 1 : 0
     }
 
     /// The link cannot carry a compressed picture per 100 ms.
-    var shouldFallBack: Bool { slowWritesInARow >= Self.slowWritesBeforeFallback }
+    var shouldFallBack: Bool { slowPicturesInARow >= Self.slowPicturesBeforeFallback }
 }

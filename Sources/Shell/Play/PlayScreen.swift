@@ -30,7 +30,7 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
     private var videoChoice: VideoModeChoice?
     /// Set when the link proved too slow for pixels: half blocks for the rest of the game.
     private var pixelsTooSlow = false
-    private var pixelLink = PixelLinkMonitor(framePeriod: .milliseconds(16))
+    private var pixelLink = PixelLinkMonitor()
 
     init(session: GameSession, services: AppServices, terminal: any TerminalDevice) {
         self.session = session
@@ -179,9 +179,7 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
             shownNotice = session.notice?.text
             needsRender = true
         }
-        // A picture that has not drained yet: this frame waits (PixelLinkMonitor).
-        let linkBusy = picture.pixels != nil && pixelLink.shouldSkipFrame(now: .now)
-        if needsRender && !session.isHeldByMenu && !linkBusy {
+        if needsRender && !session.isHeldByMenu {
             let before = try? ThreadCPUTime.current()
             // A busy link skips the frame (needsRender stays set: the next tick draws the newest).
             if render(context: context, coreStatus: coreStatus, now: now, paced: true) {
@@ -191,7 +189,6 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
             if let before, let after = try? ThreadCPUTime.current() { renderCPU += after - before }
         }
         let fps = min(max(coreStatus.avInfo?.framesPerSecond ?? 60, 30), 60)
-        pixelLink.framePeriod = .nanoseconds(Int64(1e9 / fps))
         return cadence.timeUntilNextTick(now: now, period: .nanoseconds(Int64(1e9 / fps)))
     }
 
@@ -222,10 +219,9 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
         // A busy link (LinkPacer: its cursor-position probes are unanswered) skips the frame.
         guard let bytes = paced ? picture.renderPaced(content, columns: columns, rows: rows, now: now)
                                 : picture.render(content, columns: columns, rows: rows) else { return false }
-        let started = ContinuousClock.now
         context.writeRaw(bytes)
         if let pixels = picture.pixels, pixels.lastPayloadBytes > 0 {
-            pixelLink.recordWrite(started: started, duration: .now - started)
+            pixelLink.recordPicture(bytes: pixels.lastPayloadBytes, deliveryRate: picture.pacer.deliveryRate)
             if pixelLink.shouldFallBack {
                 pixelsTooSlow = true
                 session.notify("the link is too slow for pixels (over 100 ms a picture): half blocks", now: now)
