@@ -25,8 +25,9 @@ final class PhosphorApp {
     private(set) var quitRequested = false
     /// Makes a screen for an action that needs one (the library for `.returnToLibrary`).
     var libraryScreenFactory: (() -> Screen)?
-    /// The environment the terminal quirks and NO_COLOR are read from (tests set their own).
-    var environment = ProcessInfo.processInfo.environment
+    /// The environment the terminal quirks and NO_COLOR are read from: the services' one (tests
+    /// set their own there).
+    var environment: [String: String] { services.environment }
     /// The terminal's device (`/dev/pts/3`, `/dev/tty2`), which tells a Linux console; nil in tests.
     var ttyName: String?
 

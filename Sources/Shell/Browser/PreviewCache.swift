@@ -80,8 +80,10 @@ struct PreviewCache {
         StateStore(folder: folder, game: identity(of: game)).screenshotFile(StateSlot.all[0])
     }
 
-    private static func identity(of game: Game) -> GameIdentity {
-        GameIdentity(key: GameIdentity.key(forROM: URL(fileURLWithPath: game.fileName)),
+    /// The identity states of `game` are stored under: named after its file, or (a game that is
+    /// its archive's only one) after the archive, `named`.
+    private static func identity(of game: Game, named name: String? = nil) -> GameIdentity {
+        GameIdentity(key: GameIdentity.key(forROM: URL(fileURLWithPath: name ?? game.fileName)),
                      system: game.system, coreName: "", coreVersion: "")
     }
 
@@ -89,12 +91,11 @@ struct PreviewCache {
     /// named the way `StateStore` names them for the ROM file the game plays from.
     /// A game in an archive may be named after the archive (its only game) or after its entry.
     static func newestPreview(for game: Game, in folder: URL) -> (URL, Date)? {
-        var names = [URL(fileURLWithPath: game.fileName)]
-        if game.archiveEntry != nil { names.append(URL(fileURLWithPath: game.path)) }
+        var names = [game.fileName]
+        if game.archiveEntry != nil { names.append(game.path) }
         var newest: (URL, Date)?
         for name in names {
-            let identity = GameIdentity(key: GameIdentity.key(forROM: name), system: game.system, coreName: "", coreVersion: "")
-            if let found = newestPreview(of: StateStore(folder: folder, game: identity)),
+            if let found = newestPreview(of: StateStore(folder: folder, game: identity(of: game, named: name))),
                newest == nil || found.1 > newest!.1 {
                 newest = found
             }

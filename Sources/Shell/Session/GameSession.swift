@@ -148,7 +148,7 @@ final class GameSession {
         if let repeatTiming = keyRelease.repeatTiming { input.adoptRepeatTiming(repeatTiming) }
         colorModeOverride = try? services.overrides.colorMode.map(ColorMode.init(argument:))
         videoModeOverride = services.overrides.videoMode
-        detectedColorMode = ColorMode.detect(environment: ProcessInfo.processInfo.environment,
+        detectedColorMode = ColorMode.detect(environment: services.environment,
                                              terminfo: CursesWindow.terminalName.isEmpty ? nil
                                                  : (CursesWindow.paletteSize, CursesWindow.hasDirectColor))
         var store = StateStore(folder: setup.stateFolder(paths: services.paths, system: system),

@@ -34,7 +34,6 @@ final class AppHarness {
         terminal = try HeadlessTerminal(columns: columns, rows: rows, terminalType: terminalType)
         app = PhosphorApp(services: services, terminal: terminal)
         // Not the test runner's own (it may run inside screen or tmux, or set NO_COLOR).
-        app.environment = environment
         services.environment = environment
         screen = ScreenModel(columns: columns, rows: rows)
     }
