@@ -55,13 +55,29 @@ public struct MouseEvent: Sendable, Hashable {
     public var column: Int
     public var row: Int
     public var modifiers: KeyModifiers
+    /// Where in the cell grid's pixels (zero-based, from the window's first cell) the report
+    /// says the mouse is: only with SGR-Pixels reports (mode 1016, `KeyDecoder.mousePixels`).
+    public var pixel: Pixel?
 
-    public init(kind: Kind, button: MouseButton, column: Int, row: Int, modifiers: KeyModifiers = []) {
+    /// A terminal pixel position.
+    public struct Pixel: Sendable, Hashable {
+        public var x: Int
+        public var y: Int
+
+        public init(x: Int, y: Int) {
+            self.x = x
+            self.y = y
+        }
+    }
+
+    public init(kind: Kind, button: MouseButton, column: Int, row: Int, modifiers: KeyModifiers = [],
+                pixel: Pixel? = nil) {
         self.kind = kind
         self.button = button
         self.column = column
         self.row = row
         self.modifiers = modifiers
+        self.pixel = pixel
     }
 }
 
@@ -94,4 +110,7 @@ public enum InputEvent: Sendable, Hashable {
     case graphicsAttribute(item: Int, status: Int, values: [Int])
     /// The reply `CSI 6 ; height ; width t` to `CSI 16 t`: one cell's size in pixels.
     case cellPixelSize(width: Int, height: Int)
+    /// XTVERSION, the reply `DCS > | name(version) ST` to `CSI > q` (`kitty(0.26.5)`,
+    /// `XTerm(379)`): the text between `>|` and the terminator.
+    case terminalVersion(String)
 }

@@ -1,8 +1,14 @@
 extension KeyDecoder {
-    /// The event a finished control string carries: an OSC 11 reply, or a kitty graphics reply (APC `G`).
+    /// The event a finished control string carries: an OSC 11 reply, a kitty graphics reply
+    /// (APC `G`), or an XTVERSION reply (DCS `>|`).
     /// `index` is the string's ESC, `bodyEnd` where its terminator starts.
     static func stringEvent(_ bytes: [UInt8], at index: Int, bodyEnd: Int) -> InputEvent? {
         if bytes[index + 1] == UInt8(ascii: "_") { return graphicsReply(bytes[(index + 2)..<bodyEnd]) }
+        if bytes[index + 1] == UInt8(ascii: "P") {
+            let body = bytes[(index + 2)..<bodyEnd]
+            guard body.starts(with: Array(">|".utf8)) else { return nil }
+            return .terminalVersion(String(decoding: body.dropFirst(2), as: UTF8.self))
+        }
         guard bytes[index + 1] == UInt8(ascii: "]") else { return nil }
         let body = String(decoding: bytes[(index + 2)..<bodyEnd], as: UTF8.self)
         guard body.hasPrefix("11;") else { return nil }

@@ -5,7 +5,11 @@ extension KeyDecoder {
     /// 0x20...0x2F, the final byte 0x40...0x7E (ECMA-48).
     static func controlSequence(_ bytes: [UInt8], at index: Int, atDeadline: Bool) -> Step {
         var position = index + 2
-        while position < bytes.count, (0x30...0x3F).contains(bytes[position]) { position += 1 }
+        // xterm's pixel mouse reports (mode 1016) say `-1` for its border above or left of the
+        // first cell: in a `CSI <` report, `-` is part of a number, not an intermediate byte.
+        let signed = position < bytes.count && bytes[position] == UInt8(ascii: "<")
+        while position < bytes.count,
+              (0x30...0x3F).contains(bytes[position]) || (signed && bytes[position] == UInt8(ascii: "-")) { position += 1 }
         let parameterEnd = position
         while position < bytes.count, (0x20...0x2F).contains(bytes[position]) { position += 1 }
         guard position < bytes.count else {
@@ -48,13 +52,17 @@ extension KeyDecoder {
         return .modeReport(mode: mode, setting: setting)
     }
 
-    /// `1;5:3` as `[[1], [5, 3]]`; empty fields and sub-fields are nil.
+    /// `1;5:3` as `[[1], [5, 3]]`; empty fields and sub-fields are nil. A leading `-` makes a
+    /// number negative (only `CSI <` mouse reports can hold one).
     static func fields(_ parameters: ArraySlice<UInt8>) -> [[Int?]] {
         parameters.split(separator: UInt8(ascii: ";"), omittingEmptySubsequences: false).map { field in
-            field.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false).map { digits in
+            field.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false).map { text in
+                let negative = text.first == UInt8(ascii: "-")
+                let digits = negative ? text.dropFirst() : text
                 guard !digits.isEmpty, digits.count <= 9,
                       digits.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
-                return digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }
+                let value = digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }
+                return negative ? -value : value
             }
         }
     }
@@ -188,7 +196,9 @@ extension KeyDecoder {
         }
     }
 
-    /// SGR (1006) mouse report `CSI < b ; x ; y M|m`.
+    /// SGR mouse report `CSI < b ; x ; y M|m`, in cells (1006) or pixels (1016): the event's
+    /// column and row are the report's numbers less one, not yet clamped; `KeyDecoder.reading`
+    /// makes them cells (it knows which mode is on).
     static func mouse(_ values: [[Int?]], released: Bool) -> InputEvent? {
         guard values.count == 3, let code = values[0].first ?? nil, let x = values[1].first ?? nil,
               let y = values[2].first ?? nil else { return nil }
@@ -213,7 +223,6 @@ extension KeyDecoder {
         } else {
             kind = .press
         }
-        return .mouse(MouseEvent(kind: kind, button: button, column: max(x - 1, 0), row: max(y - 1, 0),
-                                 modifiers: modifiers))
+        return .mouse(MouseEvent(kind: kind, button: button, column: x - 1, row: y - 1, modifiers: modifiers))
     }
 }

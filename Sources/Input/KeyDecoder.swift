@@ -22,6 +22,10 @@ public struct KeyDecoder: Sendable {
     /// A paste larger than this is delivered in pieces of this size.
     static let maximumPasteChunk = 1 << 20
 
+    /// Set while the terminal sends SGR-Pixels mouse reports (mode 1016 on): reports are read
+    /// as pixels and turned into cells of this size. Nil: reports are cells (mode 1006).
+    public var mousePixels: MousePixelReports?
+
     private var pending: [UInt8] = []
     private var lastInput: ContinuousClock.Instant?
     /// Non-nil between `CSI 200~` and `CSI 201~`: the pasted bytes so far.
@@ -89,7 +93,7 @@ public struct KeyDecoder: Sendable {
                 pending.removeFirst(index)
                 return
             case .consumed(let event, let length):
-                if let event { events.append(event) }
+                if let event { events.append(reading(event)) }
                 index += length
             case .pasteStart(let length):
                 paste = []
@@ -97,6 +101,22 @@ public struct KeyDecoder: Sendable {
             }
         }
         pending.removeFirst(min(index, pending.count))
+    }
+
+    /// A mouse report's numbers as cells (never left of or above the first one) and, while
+    /// `mousePixels` is set, as pixels too; any other event as it is.
+    private func reading(_ event: InputEvent) -> InputEvent {
+        guard case .mouse(var mouse) = event else { return event }
+        if let mousePixels {
+            let pixel = mousePixels.pixel(reportedX: mouse.column + 1, y: mouse.row + 1)
+            mouse.pixel = pixel
+            mouse.column = pixel.x / max(mousePixels.cell.width, 1)
+            mouse.row = pixel.y / max(mousePixels.cell.height, 1)
+        } else {
+            mouse.column = max(mouse.column, 0)
+            mouse.row = max(mouse.row, 0)
+        }
+        return .mouse(mouse)
     }
 
     private static let pasteEnd: [UInt8] = [0x1B, 0x5B, 0x32, 0x30, 0x31, 0x7E]  // ESC [ 2 0 1 ~

@@ -21,6 +21,9 @@ public final class PlayerInput {
     private var halfwayKeys: Set<Key> = []
     /// Where the DS touch screen is drawn, in cells; nil when there is none (or not shown).
     public var touchScreen: CellRect?
+    /// The touch screen's picture in terminal pixels, for pixel reports (mode 1016); nil maps
+    /// every report through `touchScreen`'s cells.
+    public var touchPixels: TouchPixels?
     /// The touch-screen pointer for `InputState.setPointer`.
     public private(set) var pointer: (x: Int16, y: Int16, pressed: Bool) = (0, 0, false)
 
@@ -131,7 +134,7 @@ public final class PlayerInput {
             pointer.pressed = false
             return []
         case .focus(true), .paste, .keyboardFlags, .deviceAttributes, .modeReport, .backgroundColor,
-             .graphicsReply, .graphicsAttribute, .cellPixelSize, .cursorPosition:
+             .graphicsReply, .graphicsAttribute, .cellPixelSize, .cursorPosition, .terminalVersion:
             return []
         }
     }
@@ -187,22 +190,33 @@ public final class PlayerInput {
     }
 
     private func handleMouse(_ mouse: MouseEvent) {
-        guard let touchScreen else { return }
         switch (mouse.kind, mouse.button) {
         case (.press, .left):
-            if let position = PointerMapping.pointer(column: mouse.column, row: mouse.row, touchScreen: touchScreen) {
+            if let position = touchPosition(of: mouse, clamped: false) {
                 pointer = (position.x, position.y, true)
+                // One line per touch (tests and bug reports read where it landed).
+                Log.info("touch: pointer \(position.x),\(position.y) from \(mouse.pixel.map { "pixel \($0.x),\($0.y)" } ?? "cell \(mouse.column),\(mouse.row)")")
             }
         case (.drag, .left) where pointer.pressed:
-            if let position = PointerMapping.pointer(column: mouse.column, row: mouse.row,
-                                                     touchScreen: touchScreen, clamped: true) {
+            if let position = touchPosition(of: mouse, clamped: true) {
                 pointer = (position.x, position.y, true)
             }
-        case (.release, _):
+        case (.release, _) where pointer.pressed:
             pointer.pressed = false
+            Log.info("touch: released at \(pointer.x),\(pointer.y)")
         default:
             break
         }
+    }
+
+    /// Where a report lands on the touch screen: through its picture's pixels when the report
+    /// has pixels (mode 1016), else the centre of its cell.
+    private func touchPosition(of mouse: MouseEvent, clamped: Bool) -> (x: Int16, y: Int16)? {
+        if let pixel = mouse.pixel, let touchPixels {
+            return PointerMapping.pointer(pixelX: pixel.x, pixelY: pixel.y, touchScreen: touchPixels, clamped: clamped)
+        }
+        guard let touchScreen else { return nil }
+        return PointerMapping.pointer(column: mouse.column, row: mouse.row, touchScreen: touchScreen, clamped: clamped)
     }
 
     /// The buttons `port` holds at `now`: keyboard, plus the gamepad on that port, plus (port 0)

@@ -187,6 +187,16 @@ public final class HeadlessTerminal: TerminalDevice {
 
     public func setSynchronizedOutput(_ supported: Bool) { synchronizedOutput = supported }
 
+    /// Mode 1016 as the app set it (its bytes are in `output`, as a real terminal gets them).
+    public private(set) var pixelMouse = false
+
+    @discardableResult
+    public func setPixelMouse(_ on: Bool) -> Bool {
+        if on != pixelMouse { write(on ? PixelMouse.on : PixelMouse.off) }
+        pixelMouse = on
+        return on
+    }
+
     /// Appends what ncurses wrote to its file since the last look.
     private func collectCursesOutput() {
         guard cursesFile >= 0 else { return }

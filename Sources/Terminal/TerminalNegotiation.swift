@@ -3,8 +3,9 @@ import PhosphorKit
 
 /// The questions Phosphor asks a terminal at start, and what its answers mean: whether it knows
 /// synchronized output (DECRQM 2026), what its background colour is (OSC 11, for the menu
-/// palette), whether it takes the kitty keyboard protocol (key releases) and what pixel
-/// graphics it has (`GraphicsDetection`). The app writes
+/// palette), whether it takes the kitty keyboard protocol (key releases), what pixel
+/// graphics it has (`GraphicsDetection`), whether it reports the mouse in pixels (DECRQM 1016,
+/// `PixelMouse`) and its name and version (XTVERSION `CSI > q`). The app writes
 /// `start()`, feeds every decoded event to `handle` — also after `timedOut()`, since a slow
 /// terminal's answers still count when they come late. UI thread only.
 public struct TerminalNegotiation {
@@ -13,6 +14,10 @@ public struct TerminalNegotiation {
     public private(set) var graphics: GraphicsDetection
     /// The background OSC 11 reported (`unknown` until it answers; some never do).
     public private(set) var background = TerminalBackground.unknown
+    /// The terminal answered DECRQM 1016 with a setting it can use: SGR-Pixels mouse reports.
+    public private(set) var pixelMouse = false
+    /// The terminal's XTVERSION answer (`kitty(0.26.5)`, `XTerm(379)`); nil when it gave none.
+    public private(set) var terminalVersion: String?
     private let asksBackground: Bool
 
     /// `asksBackground`: send the OSC 11 query (not to the Linux console, which prints an OSC
@@ -28,12 +33,23 @@ public struct TerminalNegotiation {
 
     /// `OSC 11 ; ? ST`: "what is your background colour".
     public static let backgroundQuery: [UInt8] = Array("\u{1B}]11;?\u{1B}\\".utf8)
+    /// XTVERSION: "what is your name and version" (the pixel mouse's origin differs by terminal).
+    public static let versionQuery: [UInt8] = Array("\u{1B}[>q".utf8)
 
-    /// The queries to write. The synchronized-output and background queries go first: their
-    /// replies, if any, come before DA1's, which ends the keyboard detection.
+    /// The queries to write. The mode, background and version queries go first: their replies,
+    /// if any, come before DA1's, which ends the keyboard detection. XTVERSION goes where OSC 11
+    /// does (not to the Linux console).
     public mutating func start() -> [UInt8] {
-        SynchronizedOutput.query + (asksBackground ? Self.backgroundQuery : [])
+        SynchronizedOutput.query + PixelMouse.query
+            + (asksBackground ? Self.backgroundQuery + Self.versionQuery : [])
             + (asksGraphics ? graphics.start() : []) + keyboard.start()
+    }
+
+    /// How to read mouse reports once pixel reports are switched on: nil unless the terminal
+    /// has them and the cell size in pixels is known (a pixel is placed through its cell).
+    public var mousePixelReports: MousePixelReports? {
+        guard pixelMouse, let cell = graphics.capabilities.cellSize else { return nil }
+        return MousePixelReports(cell: cell, origin: MousePixelReports.origin(terminalVersion: terminalVersion))
     }
 
     /// Takes a reply to one of the queries (and answers it on `terminal` where the protocol
@@ -41,7 +57,15 @@ public struct TerminalNegotiation {
     public mutating func handle(_ event: InputEvent, terminal: any TerminalDevice) -> Bool {
         if graphics.handle(event) { return true }
         switch event {
+        case .terminalVersion(let version):
+            terminalVersion = version
+            Log.info("terminal: \(version)")
+            return true
         case .modeReport(let mode, let setting):
+            if mode == PixelMouse.mode {
+                pixelMouse = PixelMouse.isSupported(setting: setting)
+                Log.info("pixel mouse reports: \(pixelMouse ? "yes" : "no") (DECRPM \(setting))")
+            }
             if mode == SynchronizedOutput.mode {
                 terminal.setSynchronizedOutput(SynchronizedOutput.isSupported(setting: setting))
                 Log.info("synchronized output: \(terminal.synchronizedOutput ? "yes" : "no") (DECRPM \(setting))")

@@ -46,6 +46,11 @@ public final class TerminalSession: TerminalDevice {
     private let modesOn: [UInt8]
     /// The type ncurses is opened for (nil: TERM; see `TerminalQuirks.cursesTerminalType`).
     private let cursesType: String?
+    /// Mouse reports are on (not under GNU screen).
+    private let reportsMouse: Bool
+    /// SGR-Pixels mouse reports (mode 1016) are on: switched off on every way out, on again
+    /// after a suspend.
+    public private(set) var pixelMouse = false
 
     /// Checks the terminal before touching it: a real tty, not `dumb`, a UTF-8 locale.
     public init(logFile: URL, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
@@ -69,6 +74,7 @@ public final class TerminalSession: TerminalDevice {
         try systemCall("pipe2") { csystem_pipe(&fds) }
         signalPipe = (fds[0], fds[1])
         let quirks = TerminalQuirks(terminalName: term, environment: environment)
+        reportsMouse = quirks.wantsMouse
         modesOn = quirks.wantsMouse ? Self.mouseModesOn + Self.otherModesOn : Self.otherModesOn
         cursesType = TerminalQuirks.cursesTerminalType(environment: environment)
         try open(logFile: logFile)
@@ -120,6 +126,7 @@ public final class TerminalSession: TerminalDevice {
         var bytes: [UInt8] = []
         if keyboardFlagsPushed { bytes += KeyboardProtocol.popFlags }
         if synchronizedOutput { bytes += Array("\u{1B}[?2026l".utf8) }
+        if pixelMouse { bytes += PixelMouse.off }
         bytes += Array("\u{1B}[?1004l\u{1B}[?2004l\u{1B}[?1006l\u{1B}[?1002l\u{1B}[?1000l\u{1B}[0m\u{1B}[H\u{1B}[2J".utf8)
         return bytes
     }
@@ -143,6 +150,16 @@ public final class TerminalSession: TerminalDevice {
     public func setSynchronizedOutput(_ supported: Bool) {
         synchronizedOutput = supported
         updateRestoreSequence()
+    }
+
+    @discardableResult
+    public func setPixelMouse(_ on: Bool) -> Bool {
+        let wanted = on && reportsMouse
+        guard wanted != pixelMouse else { return pixelMouse }
+        pixelMouse = wanted
+        write(wanted ? PixelMouse.on : PixelMouse.off)
+        updateRestoreSequence()
+        return pixelMouse
     }
 
     /// Gives the terminal back. Safe to call more than once.
@@ -180,6 +197,7 @@ public final class TerminalSession: TerminalDevice {
         _ = csystem_enter_raw_mode(input)
         ccurses_resume()
         write(modesOn)
+        if pixelMouse { write(PixelMouse.on) }
         if flags { write(KeyboardProtocol.pushGameFlags) }
         refreshSize()
     }

@@ -112,6 +112,35 @@ final class PlayerInputTests: XCTestCase {
         XCTAssertFalse(input.pointer.pressed)
     }
 
+    /// kitty (pixels from 0, 8x16 cells) with the touch screen as a 3x placement at cell 20,2:
+    /// press, drag and release land on the exact frame pixels.
+    func testPixelReportsPressDragAndReleaseOnExactFramePixels() {
+        let input = PlayerInput(system: .nds, keyMap: .defaults(for: .nds), releaseEvents: false)
+        input.touchScreen = CellRect(x: 20, y: 2, columns: 96, rows: 36)
+        input.touchPixels = TouchPixels(area: PixelRect(x: 160, y: 32, width: 768, height: 576), pictureWidth: 256, pictureHeight: 192)
+        var decoder = KeyDecoder()
+        decoder.mousePixels = MousePixelReports(cell: CellPixelSize(width: 8, height: 16), origin: 0)
+        func send(_ text: String, _ time: Int) {
+            for event in decoder.decode(Array(text.utf8), now: at(time)) { _ = input.handle(event, now: at(time)) }
+        }
+        func framePixel() -> [Int] {
+            [(Int(input.pointer.x) + 0x7FFF) * 256 / 0xFFFE, (Int(input.pointer.y) + 0x7FFF) * 192 / 0xFFFE]
+        }
+        send("\u{1B}[<0;159;100M", 0)
+        XCTAssertFalse(input.pointer.pressed, "one pixel left of the picture")
+        // Frame pixel 10,20 covers terminal pixels 190...192 x 92...94.
+        send("\u{1B}[<0;192;92M", 1)
+        XCTAssertTrue(input.pointer.pressed)
+        XCTAssertEqual(framePixel(), [10, 20])
+        send("\u{1B}[<32;193;95M", 2)
+        XCTAssertEqual(framePixel(), [11, 21])
+        // Dragged out past the bottom right corner: the last pixel.
+        send("\u{1B}[<32;2000;900M", 3)
+        XCTAssertEqual(framePixel(), [255, 191])
+        send("\u{1B}[<0;2000;900m", 4)
+        XCTAssertFalse(input.pointer.pressed)
+    }
+
     func testNoticeOnlyWithoutReleases() {
         XCTAssertNil(PlayerInput(system: .nes, keyMap: .defaults(for: .nes), releaseEvents: true).notice)
         let notice = PlayerInput(system: .nes, keyMap: .defaults(for: .nes), releaseEvents: false).notice

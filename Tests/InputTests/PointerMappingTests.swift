@@ -40,3 +40,47 @@ final class PointerMappingTests: XCTestCase {
         }
     }
 }
+
+/// Pixel reports on a picture in real pixels: the pointer lands on the frame pixel clicked.
+final class PointerPixelMappingTests: XCTestCase {
+    /// A core's way back from the pointer to a pixel (desmume and RetroArch round the same way).
+    private func framePixel(_ value: Int16, of count: Int) -> Int { (Int(value) + 0x7FFF) * count / 0xFFFE }
+
+    /// The DS touch screen (256x192) as a 3x kitty placement: 96x36 cells of 8x16 pixels from
+    /// cell 20,2, so the picture starts at terminal pixel 160,32.
+    let kitty3x = TouchPixels(area: PixelRect(x: 160, y: 32, width: 768, height: 576), pictureWidth: 256, pictureHeight: 192)
+
+    func testEveryTerminalPixelOfAFramePixelLandsOnIt() {
+        for (frameX, frameY) in [(0, 0), (1, 0), (100, 57), (255, 191), (128, 96)] {
+            for dx in 0..<3 {
+                for dy in 0..<3 {
+                    let pointer = PointerMapping.pointer(pixelX: 160 + frameX * 3 + dx, pixelY: 32 + frameY * 3 + dy,
+                                                         touchScreen: kitty3x)!
+                    XCTAssertEqual(framePixel(pointer.x, of: 256), frameX, "x \(frameX) +\(dx)")
+                    XCTAssertEqual(framePixel(pointer.y, of: 192), frameY, "y \(frameY) +\(dy)")
+                }
+            }
+        }
+        XCTAssertNil(PointerMapping.pointer(pixelX: 159, pixelY: 100, touchScreen: kitty3x))
+        XCTAssertNil(PointerMapping.pointer(pixelX: 160 + 768, pixelY: 100, touchScreen: kitty3x))
+        XCTAssertNil(PointerMapping.pointer(pixelX: 200, pixelY: 32 + 576, touchScreen: kitty3x))
+        let clamped = PointerMapping.pointer(pixelX: 5000, pixelY: 0, touchScreen: kitty3x, clamped: true)!
+        XCTAssertEqual(framePixel(clamped.x, of: 256), 255)
+        XCTAssertEqual(framePixel(clamped.y, of: 192), 0)
+    }
+
+    /// Half blocks: a cell is two frame pixels high at 1:1, so the top and bottom half of one
+    /// cell are different pixels (a cell report could only say the cell).
+    func testHalfBlocksTellTheTwoHalvesOfACell() {
+        let cell = CellPixelSize(width: 8, height: 16)
+        // 256x192 at 1:1 in canvas pixels from column 4, half row 10 (cell row 5).
+        let touch = TouchPixels(halfBlockPicture: PixelRect(x: 4, y: 10, width: 256, height: 192), cell: cell,
+                                pictureWidth: 256, pictureHeight: 192)
+        XCTAssertEqual(touch.area, PixelRect(x: 32, y: 80, width: 2048, height: 1536))
+        let top = PointerMapping.pointer(pixelX: 32 + 8 * 10 + 3, pixelY: 80 + 16 * 7 + 2, touchScreen: touch)!
+        let bottom = PointerMapping.pointer(pixelX: 32 + 8 * 10 + 3, pixelY: 80 + 16 * 7 + 12, touchScreen: touch)!
+        XCTAssertEqual(framePixel(top.x, of: 256), 10)
+        XCTAssertEqual(framePixel(top.y, of: 192), 14)
+        XCTAssertEqual(framePixel(bottom.y, of: 192), 15)
+    }
+}

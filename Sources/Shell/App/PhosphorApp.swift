@@ -80,6 +80,7 @@ final class PhosphorApp {
         }
         services.graphics = negotiation.graphics.capabilities
         Log.info("graphics: \(services.graphics.summary)")
+        updatePixelMouse()
         adoptTheme()
         do {
             screens = [try makeFirstScreen(self)]
@@ -153,6 +154,7 @@ final class PhosphorApp {
                 services.graphics = negotiation.graphics.capabilities
                 needsDraw = true
             }
+            updatePixelMouse()
             // Answers keep counting after the start-up deadline (kitty can be that slow).
             if negotiation.releaseEvents, !before.releaseEvents, let session {
                 Log.info("keyboard protocol (late answer): \(negotiation.keyboard.state)")
@@ -176,6 +178,19 @@ final class PhosphorApp {
         }
         perform(actions)  // any action asks for a draw
         if !(screens.last?.drawsOnTicks ?? false) { needsDraw = true }
+    }
+
+    /// Pixel mouse reports (mode 1016) on once the terminal said it has them and the cell size
+    /// is known; the decoder reads reports as pixels exactly while they are on.
+    private func updatePixelMouse() {
+        let reports = negotiation.mousePixelReports
+        guard reports != decoder.mousePixels else { return }
+        if terminal.setPixelMouse(reports != nil) {
+            decoder.mousePixels = reports
+            if let reports { Log.info("mouse: pixel reports (cell \(reports.cell), first pixel \(reports.origin))") }
+        } else {
+            decoder.mousePixels = nil
+        }
     }
 
     private func handleSignal(_ signal: Int32) {

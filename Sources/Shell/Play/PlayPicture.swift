@@ -15,6 +15,9 @@ final class PlayPicture {
     /// underneath it (kitty images would sit above the menu's text).
     var pixelsHidden = false
     private var drawsPixels: Bool { pixels != nil && !pixelsHidden }
+    /// Where each screen's half-block picture was last drawn (canvas pixels) and the frame
+    /// region it shows: the DS touch screen maps pixel mouse reports through this.
+    private(set) var halfBlockScreens: [Int: (picture: PixelRect, source: PixelRect)] = [:]
 
     /// Holds frames back while the link to the terminal is busy (see `LinkPacer`).
     var pacer: LinkPacer
@@ -133,7 +136,7 @@ final class PlayPicture {
         frame.pixels.withUnsafeBytes { bytes in
             guard let source = try? FrameSource(bytes: bytes, width: frame.width, height: frame.height,
                                                 pitch: frame.pitch, format: frame.format) else { return }
-            for screen in content.layout.screens {
+            for (index, screen) in content.layout.screens.enumerated() {
                 // Skins describe the DS frame at 256x384; scale if the core sends another size.
                 let region = screen.source.map { region in
                     content.skin.frame.map { region.scaled(from: $0, to: FrameSize(width: frame.width, height: frame.height)) } ?? region
@@ -142,9 +145,10 @@ final class PlayPicture {
                 let target = screen.cells
                 // The core's aspect ratio describes the whole frame; a DS screen is square-pixelled.
                 let aspect = region == nil ? content.aspectRatio : nil
-                _ = renderer.draw(source, from: pixels, into: target,
-                                  options: ScalingOptions(aspectRatio: aspect, integerScaling: integerScale,
-                                                          barColor: RGBColor(rawValue: content.skin.background.rgb)))
+                let drawn = renderer.draw(source, from: pixels, into: target,
+                                          options: ScalingOptions(aspectRatio: aspect, integerScaling: integerScale,
+                                                                  barColor: RGBColor(rawValue: content.skin.background.rgb)))
+                halfBlockScreens[index] = (drawn.picture, pixels.intersection(source.bounds))
             }
         }
     }

@@ -1,3 +1,4 @@
+import Input
 import PhosphorKit
 import Render
 
@@ -19,7 +20,7 @@ final class PlayPixelLayer {
     static let firstImageID = 7_100
     private let writer: PixelPictureWriter
     /// What each screen shows now: its placement and the frame it was drawn from.
-    private var shown: [Int: (placement: PixelPlacement, sequence: UInt64)] = [:]
+    private var shown: [Int: (placement: PixelPlacement, sequence: UInt64, pictureWidth: Int, pictureHeight: Int)] = [:]
     private var lastFrame: VideoFrame?
     /// Bytes of pixel data in the last `render` (for the slow-link monitor and the bench).
     private(set) var lastPayloadBytes = 0
@@ -30,6 +31,18 @@ final class PlayPixelLayer {
 
     /// Where each screen's picture is on screen (the DS touch screen maps clicks through this).
     func placement(ofScreen index: Int) -> PixelPlacement? { shown[index]?.placement }
+
+    /// Screen `index`'s picture in terminal pixels, for pixel mouse reports: kitty scales the
+    /// image into exactly its placement's cells, a sixel is its own size from their corner.
+    func touchPixels(ofScreen index: Int) -> TouchPixels? {
+        guard let screen = shown[index] else { return nil }
+        let cell = writer.cellSize
+        let cells = screen.placement.cells
+        let width = writer.isSixel ? screen.placement.pixelWidth : cells.columns * cell.width
+        let height = writer.isSixel ? screen.placement.pixelHeight : cells.rows * cell.height
+        return TouchPixels(area: PixelRect(x: cells.x * cell.width, y: cells.y * cell.height, width: width, height: height),
+                           pictureWidth: screen.pictureWidth, pictureHeight: screen.pictureHeight)
+    }
 
     /// The next `render` draws every screen again (the text layer repainted the cells under a
     /// sixel, or the images were hidden).
@@ -69,7 +82,7 @@ final class PlayPixelLayer {
                 let before = bytes.count
                 writer.draw(image, placement: placement, imageID: Self.firstImageID + index, into: &bytes)
                 lastPayloadBytes += bytes.count - before
-                shown[index] = (placement, frame.sequence)
+                shown[index] = (placement, frame.sequence, region.width, region.height)
             }
         }
         return bytes

@@ -251,6 +251,15 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
         }
         // In pixel mode the picture covers exactly its placement's cells.
         session.input.touchScreen = picture.pixels?.placement(ofScreen: index)?.cells ?? layout.screens[index].cells
+        // Pixel mouse reports (mode 1016) map through the picture's own pixels.
+        if let pixels = picture.pixels {
+            session.input.touchPixels = pixels.touchPixels(ofScreen: index)
+        } else if let cell = services.graphics.cellSize, let drawn = picture.halfBlockScreens[index] {
+            session.input.touchPixels = TouchPixels(halfBlockPicture: drawn.picture, cell: cell,
+                                                    pictureWidth: drawn.source.width, pictureHeight: drawn.source.height)
+        } else {
+            session.input.touchPixels = nil
+        }
     }
 
     private func legendEntries(for layout: SkinLayout) -> [(label: String, keys: [String])] {
