@@ -8,15 +8,19 @@ import XCTest
 /// The work is in `Support/real_terminal.py` (Xvfb, ImageMagick's `import`, xdotool).
 final class RealTerminalTests: XCTestCase {
     /// `browser`: the library's preview pane with box art instead of a game.
-    private func play(in terminal: String, browser: Bool = false, file: StaticString = #filePath, line: UInt = #line) throws -> (psnr: Double, left: Double, mode: String) {
+    /// `touch`: a DS game, and a click on that frame pixel of its touch screen (`fields` has
+    /// what `real_terminal.py --touch` saw).
+    private func play(in terminal: String, browser: Bool = false, touch: (x: Int, y: Int)? = nil,
+                      file: StaticString = #filePath, line: UInt = #line) throws -> (psnr: Double, left: Double, mode: String, fields: [String: String]) {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("phosphor-real-\(terminal)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
         let script = PhosphorProcess.packageRoot.appendingPathComponent("Tests/EndToEndTests/Support/real_terminal.py").path
         let output = try runCommand(["/usr/bin/env", "python3", script, "--terminal", terminal,
                                      "--binary", PhosphorProcess.binary.path,
-                                     "--rom", PhosphorProcess.rom("nes/phosphor-test.nes").path, "--work", work.path]
-                                    + (browser ? ["--browser"] : []))
+                                     "--rom", PhosphorProcess.rom(touch == nil ? "nes/phosphor-test.nes" : "ds/phosphor-test.nds").path,
+                                     "--work", work.path]
+                                    + (browser ? ["--browser"] : []) + (touch.map { ["--touch", "\($0.x),\($0.y)"] } ?? []))
         if output.hasPrefix("skip:") { throw XCTSkip(output.trimmingCharacters(in: .whitespacesAndNewlines)) }
         let fields = Dictionary(uniqueKeysWithValues: output.split(whereSeparator: \.isWhitespace).compactMap { field -> (String, String)? in
             let parts = field.split(separator: "=", maxSplits: 1).map(String.init)
@@ -25,7 +29,7 @@ final class RealTerminalTests: XCTestCase {
         let psnr = try XCTUnwrap(fields["psnr"].flatMap(Double.init), "no result from real_terminal.py: \(output)", file: file, line: line)
         let left = try XCTUnwrap(fields["left"].flatMap(Double.init), file: file, line: line)
         let mode = output.components(separatedBy: "mode=").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-        return (psnr, left, mode)
+        return (psnr, left, mode, fields)
     }
 
     func testKittyShowsTheFrameInPixelsAndQuittingDeletesIt() throws {
@@ -33,6 +37,21 @@ final class RealTerminalTests: XCTestCase {
         XCTAssertTrue(result.mode.hasPrefix("kitty graphics"), result.mode)
         XCTAssertGreaterThan(result.psnr, 30, "the picture region against the core's frame scaled to it")
         XCTAssertLessThan(result.left, 0.1, "per cent of the picture region still lit after quitting")
+    }
+
+    /// SGR-Pixels mouse reports (kitty 0.26 answers DECRQM 1016 with 2): a real click in the
+    /// middle of one frame pixel of the DS touch screen reaches the core as that pixel, as a
+    /// core turns the libretro pointer back into a pixel (`(value + 0x7fff) * 256 / 0xfffe`).
+    func testKittyClickOnTheDSTouchScreenLandsOnTheExactFramePixel() throws {
+        let target = (x: 77, y: 141)
+        let result = try play(in: "kitty", touch: target)
+        XCTAssertTrue(result.mode.hasPrefix("kitty graphics"), result.mode)
+        let clicked = try XCTUnwrap(result.fields["clicked"], "\(result.fields)").split(separator: ",").compactMap { Int($0) }
+        let touch = try XCTUnwrap(result.fields["touch"]).split(separator: ",").compactMap { Int($0) }
+        XCTAssertEqual(touch.count, 4)
+        XCTAssertEqual(Array(touch[2...]), clicked, "the pixel kitty reported is the one clicked (kitty counts from 0)")
+        XCTAssertEqual((touch[0] + 0x7FFF) * 256 / 0xFFFE, target.x)
+        XCTAssertEqual((touch[1] + 0x7FFF) * 192 / 0xFFFE, target.y)
     }
 
     func testXtermAsVT340ShowsTheFrameInSixelAndQuittingClearsIt() throws {

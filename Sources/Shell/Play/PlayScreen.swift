@@ -252,14 +252,18 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
         // In pixel mode the picture covers exactly its placement's cells.
         session.input.touchScreen = picture.pixels?.placement(ofScreen: index)?.cells ?? layout.screens[index].cells
         // Pixel mouse reports (mode 1016) map through the picture's own pixels.
+        var touchPixels: TouchPixels?
         if let pixels = picture.pixels {
-            session.input.touchPixels = pixels.touchPixels(ofScreen: index)
+            touchPixels = pixels.touchPixels(ofScreen: index)
         } else if let cell = services.graphics.cellSize, let drawn = picture.halfBlockScreens[index] {
-            session.input.touchPixels = TouchPixels(halfBlockPicture: drawn.picture, cell: cell,
-                                                    pictureWidth: drawn.source.width, pictureHeight: drawn.source.height)
-        } else {
-            session.input.touchPixels = nil
+            touchPixels = TouchPixels(halfBlockPicture: drawn.picture, cell: cell,
+                                      pictureWidth: drawn.source.width, pictureHeight: drawn.source.height)
         }
+        if let touchPixels, touchPixels != session.input.touchPixels {
+            // One line per move (tests and bug reports read where a click should land).
+            Log.info("touch screen: terminal pixels \(touchPixels.area) showing \(touchPixels.pictureWidth)x\(touchPixels.pictureHeight)")
+        }
+        session.input.touchPixels = touchPixels
     }
 
     private func legendEntries(for layout: SkinLayout) -> [(label: String, keys: [String])] {

@@ -2,6 +2,7 @@
 """A game in a real terminal under Xvfb, screenshotted (RealTerminalTests).
 
     real_terminal.py --terminal kitty|xterm-vt340 --binary PHOSPHOR --rom ROM --work DIR [--browser]
+                     [--touch X,Y]
 
 Starts Xvfb on a free display and the terminal on it running `phosphor play --no-audio ROM`
 (PHOSPHOR_HOME in DIR), waits for the play screen's "pixels:" log line, takes a screenshot
@@ -12,6 +13,10 @@ core's own frame (`phosphor run --headless --screenshot`) resized to that region
 PSNR over nearest-neighbour and bilinear resizing (terminals scale either way). Prints
 `psnr=<dB> left=<per cent of the region not background after quitting> mode=<pixels mode>`
 and exits 0, or prints `skip: <why>` and exits 77 when a tool is missing.
+
+With `--touch X,Y` (a DS cartridge) it also clicks the middle of frame pixel X,Y of the touch
+screen, where the "touch screen:" log line says that screen is in terminal pixels, and adds
+`clicked=<terminal pixel> touch=<the "touch: pointer" log line's pointer and pixel>` to the line.
 
 With `--browser` the library is opened instead (a window wide enough for its preview pane), every
 system given the same box art (drawn here with ImageMagick); the preview's region (its
@@ -52,6 +57,33 @@ def raw_rgb(png, width=None, height=None, filter_name=None):
     return subprocess.run(arguments, check=True, capture_output=True).stdout
 
 
+def click_touch_screen(target, log, terminal, border, env):
+    """Clicks frame pixel `target` ("X,Y") of the touch screen; returns " clicked=… touch=…"."""
+    frame_x, frame_y = (int(value) for value in target.split(","))
+
+    def area():
+        found = re.findall(r"touch screen: terminal pixels \((-?\d+),(-?\d+) (\d+)x(\d+)\) showing (\d+)x(\d+)",
+                           open(log, encoding="utf-8", errors="replace").read())
+        return found[-1] if found else None
+
+    left, top, width, height, picture_width, picture_height = (int(v) for v in wait_for(area, 15, "the touch screen: log line"))
+    # The middle of the frame pixel's span of terminal pixels.
+    x = left + (2 * frame_x + 1) * width // (2 * picture_width)
+    y = top + (2 * frame_y + 1) * height // (2 * picture_height)
+    wid = subprocess.run(["xdotool", "search", "--sync", "--onlyvisible", "--pid", str(terminal.pid)],
+                         capture_output=True, text=True, env=env).stdout.split()
+    subprocess.run(["xdotool", "mousemove", "--window", wid[0], str(x + border), str(y + border),
+                    "click", "1"], env=env, check=True)
+
+    def touch():
+        found = re.findall(r"touch: pointer (-?\d+),(-?\d+) from pixel (\d+),(\d+)",
+                           open(log, encoding="utf-8", errors="replace").read())
+        return found[-1] if found else None
+
+    pointer_x, pointer_y, pixel_x, pixel_y = wait_for(touch, 10, "the touch: log line")
+    return f" clicked={x},{y} touch={pointer_x},{pointer_y},{pixel_x},{pixel_y}"
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--terminal", required=True)
@@ -59,6 +91,7 @@ def main():
     parser.add_argument("--rom", required=True)
     parser.add_argument("--work", required=True)
     parser.add_argument("--browser", action="store_true")
+    parser.add_argument("--touch")
     args = parser.parse_args()
     for tool in ["Xvfb", "import", "convert", "xdotool"]:
         need(tool)
@@ -105,7 +138,7 @@ def main():
         os.chmod(script, 0o755)
         if args.terminal == "kitty":
             command = ["kitty", "--config", "NONE", "-o", "font_size=11", script]
-            if args.browser:
+            if args.browser or args.touch:
                 command[3:3] = ["-o", "initial_window_width=1000", "-o", "initial_window_height=700", "-o", "remember_window_size=no"]
             border = 0
         else:
@@ -127,6 +160,7 @@ def main():
 
         (mode, columns, rows, x, y), (cell_width, cell_height) = wait_for(placement, 30, "the pixels: log line")
         time.sleep(2)  # a few frames, and the terminal's repaint
+        touched = click_touch_screen(args.touch, log, terminal, border, env) if args.touch else ""
         columns, rows, x, y = int(columns), int(rows), int(x), int(y)
         cell_width, cell_height = int(cell_width), int(cell_height)
         shot = os.path.join(work, "playing.png")
@@ -167,7 +201,7 @@ def main():
         triples = [pixels[i:i + 3] for i in range(0, len(pixels), 3)]
         background = max(set(triples[::97]), key=triples[::97].count)
         lit = sum(1 for triple in triples if triple != background)
-        print(f"psnr={best:.2f} left={100.0 * lit / max(len(triples), 1):.3f} mode={mode}")
+        print(f"psnr={best:.2f} left={100.0 * lit / max(len(triples), 1):.3f}{touched} mode={mode}")
     finally:
         if terminal:
             terminal.terminate()
