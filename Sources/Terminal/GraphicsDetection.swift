@@ -19,7 +19,10 @@ import PhosphorKit
 /// Inside tmux only the kitty queries are asked, wrapped in tmux's passthrough: tmux 3.3a with
 /// `allow-passthrough on` hands them to the outer terminal and its answer back to us (measured),
 /// but answers DA1 itself, at once, so the kitty answer arrives after DA1 and counts then; with
-/// passthrough off tmux drops the query and nothing answers. Sixel is not asked there (its DA1
+/// passthrough off tmux drops the query and nothing answers. The wrapped query goes out only
+/// once tmux's DA1 reply is in (`followUp`): sent in the same burst as ncurses' switch to the
+/// alternate screen, tmux 3.3a drops it on the way to a real kitty 0.26.5 (measured under Xvfb:
+/// no answer; one round trip later, `OK`), presumably while the pane waits to be redrawn. Sixel is not asked there (its DA1
 /// would be tmux's own). Inside GNU screen nothing is asked: it passes no graphics through.
 /// UI thread only.
 public struct GraphicsDetection: Sendable {
@@ -36,6 +39,9 @@ public struct GraphicsDetection: Sendable {
 
     public private(set) var state = State.notStarted
     public private(set) var capabilities = GraphicsCapabilities()
+    /// Bytes to write once DA1 is answered (inside tmux: the wrapped kitty queries); the
+    /// negotiation takes them with `takeFollowUp`.
+    private var followUp: [UInt8] = []
     private let multiplexer: String?
     private let probeFile: String?
 
@@ -61,7 +67,8 @@ public struct GraphicsDetection: Sendable {
             capabilities.blockedReason = Self.tmuxWithoutPassthrough
             state = .detecting
             // The cell size is tmux's to answer (it knows the outer terminal's).
-            return TmuxPassthrough.wrap(kittyQueries()) + Self.cellSizeQuery
+            followUp = TmuxPassthrough.wrap(kittyQueries())
+            return Self.cellSizeQuery
         }
         if let multiplexer {
             capabilities.blockedReason = "inside \(multiplexer): half blocks (it passes no pixel graphics through)"
@@ -132,4 +139,11 @@ public struct GraphicsDetection: Sendable {
     }
 
     public var isFinished: Bool { state == .finished }
+
+    /// What must be written now that DA1 was answered (once; empty otherwise).
+    public mutating func takeFollowUp() -> [UInt8] {
+        guard state == .finished, !followUp.isEmpty else { return [] }
+        defer { followUp = [] }
+        return followUp
+    }
 }

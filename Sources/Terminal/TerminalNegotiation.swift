@@ -56,6 +56,8 @@ public struct TerminalNegotiation {
     /// needs a next step). Returns false for an event that is no reply (ordinary input).
     public mutating func handle(_ event: InputEvent, terminal: any TerminalDevice) -> Bool {
         if graphics.handle(event) { return true }
+        let followUp = graphics.takeFollowUp()
+        if !followUp.isEmpty { terminal.write(followUp) }
         switch event {
         case .terminalVersion(let version):
             terminalVersion = version

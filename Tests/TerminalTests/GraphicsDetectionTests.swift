@@ -96,10 +96,13 @@ final class GraphicsDetectionTests: XCTestCase {
         var detection = GraphicsDetection(multiplexer: "tmux", probeFile: nil)
         let queries = detection.start()
         let wrappedQuery = "\u{1B}Ptmux;\u{1B}\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\u{1B}\\\u{1B}\\"
-        XCTAssertEqual(String(decoding: queries, as: UTF8.self), wrappedQuery + "\u{1B}[16t")
+        XCTAssertEqual(String(decoding: queries, as: UTF8.self), "\u{1B}[16t")
+        XCTAssertEqual(detection.takeFollowUp(), [], "not before tmux's DA1 reply")
         var decoder = KeyDecoder()
         for event in decoder.decode(Array("\u{1B}[?1;2c".utf8), now: .now) { _ = detection.handle(event) }
         XCTAssertTrue(detection.isFinished)
+        XCTAssertEqual(String(decoding: detection.takeFollowUp(), as: UTF8.self), wrappedQuery, "after it, once")
+        XCTAssertEqual(detection.takeFollowUp(), [])
         XCTAssertEqual(detection.capabilities.blockedReason, GraphicsDetection.tmuxWithoutPassthrough)
         for event in decoder.decode(Array("\u{1B}[6;20;10t\u{1B}_Gi=31;OK\u{1B}\\".utf8), now: .now) {
             XCTAssertTrue(detection.handle(event), "a graphics answer, consumed")

@@ -16,6 +16,8 @@ final class AppServices {
     var exitMessage: String?
     /// What the terminal said about pixel graphics at start (set once the negotiation is over).
     var graphics = GraphicsCapabilities()
+    /// Inside tmux: where the pane is in the outer terminal (kitty images are placed there).
+    var tmuxPane: TmuxPane?
     /// The environment screens read (HOME for RetroArch's folder); tests set their own.
     var environment = ProcessInfo.processInfo.environment
 

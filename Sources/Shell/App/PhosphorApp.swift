@@ -80,6 +80,8 @@ final class PhosphorApp {
         }
         services.graphics = negotiation.graphics.capabilities
         Log.info("graphics: \(services.graphics.summary)")
+        if quirks.isTmux, services.graphics.insideTmux { services.tmuxPane = TmuxPane(environment: environment) }
+        logTmuxPane()
         updatePixelMouse()
         adoptTheme()
         do {
@@ -180,6 +182,11 @@ final class PhosphorApp {
         if !(screens.last?.drawsOnTicks ?? false) { needsDraw = true }
     }
 
+    private func logTmuxPane() {
+        guard let pane = services.tmuxPane else { return }
+        Log.info("tmux pane at column \(pane.origin.column), row \(pane.origin.row)\(pane.problem.map { " (\($0))" } ?? "")")
+    }
+
     /// Pixel mouse reports (mode 1016) on once the terminal said it has them and the cell size
     /// is known; the decoder reads reports as pixels exactly while they are on.
     private func updatePixelMouse() {
@@ -202,6 +209,8 @@ final class PhosphorApp {
             suspend()
         case SIGWINCH, SIGCONT:
             terminal.refreshSize()
+            // A split or resized pane moves where its pictures go on the outer terminal.
+            if services.tmuxPane?.refresh() == true { logTmuxPane() }
             redrawEverything()
         default:
             break

@@ -522,7 +522,7 @@ final class LibraryScreen: Screen, ClosingScreen, NotifiableScreen, LibraryComma
         let output = VideoOutput.resolve(choice, capabilities: services.graphics).output
         guard output != previewPixels?.output ?? .blocks else { return }
         if let old = previewPixels { context.writeRaw(old.hide()) }
-        previewPixels = output.isPixels ? PreviewPixels(output: output, passthrough: services.graphics.insideTmux) : nil
+        previewPixels = output.isPixels ? PreviewPixels(output: output, passthrough: services.graphics.insideTmux, pane: services.tmuxPane) : nil
         if let output = previewPixels?.output { Log.info("preview: \(output.name)") }
     }
 

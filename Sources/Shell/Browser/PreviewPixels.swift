@@ -1,5 +1,6 @@
 import PhosphorKit
 import Render
+import Terminal
 
 /// The browser's preview picture (box art, a state's screenshot) in real pixels, over the cells
 /// of the preview pane that ncurses leaves blank. ncurses knows nothing of it, so it is written
@@ -23,8 +24,8 @@ final class PreviewPixels {
     /// What is on screen now: the picture's key and where it was placed.
     private var shown: (key: String, placement: PixelPlacement)?
 
-    init(output: VideoOutput, passthrough: Bool = false) {
-        writer = PixelPictureWriter(output: output, passthrough: passthrough)
+    init(output: VideoOutput, passthrough: Bool = false, pane: TmuxPane? = nil) {
+        writer = PixelPictureWriter(output: output, passthrough: passthrough, pane: pane)
     }
 
     /// Where a picture of `width` x `height` goes in `target`, keeping its shape (sixel at a whole

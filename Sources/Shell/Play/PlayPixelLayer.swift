@@ -1,6 +1,7 @@
 import Input
 import PhosphorKit
 import Render
+import Terminal
 
 /// The game picture in real pixels, drawn over the text layer's cells: one kitty image per
 /// screen (two for the DS), replaced in place each changed frame, or one sixel image per screen.
@@ -25,8 +26,8 @@ final class PlayPixelLayer {
     /// Bytes of pixel data in the last `render` (for the slow-link monitor and the bench).
     private(set) var lastPayloadBytes = 0
 
-    init(output: VideoOutput, passthrough: Bool = false) {
-        writer = PixelPictureWriter(output: output, passthrough: passthrough)
+    init(output: VideoOutput, passthrough: Bool = false, pane: TmuxPane? = nil) {
+        writer = PixelPictureWriter(output: output, passthrough: passthrough, pane: pane)
     }
 
     /// Where each screen's picture is on screen (the DS touch screen maps clicks through this).

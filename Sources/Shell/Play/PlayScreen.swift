@@ -72,7 +72,7 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
         let (output, notice) = VideoOutput.resolve(choice, capabilities: graphics)
         if let old = picture.pixels, old.output != output { terminal.write(old.hide()) }
         if picture.pixels?.output != output {
-            picture.pixels = output.isPixels ? PlayPixelLayer(output: output, passthrough: graphics.insideTmux) : nil
+            picture.pixels = output.isPixels ? PlayPixelLayer(output: output, passthrough: graphics.insideTmux, pane: services.tmuxPane) : nil
         }
         Log.info("video: \(choice.rawValue) → \(output.name)\(notice.map { " (\($0))" } ?? "")")
         // Said once: at start for auto (only when something blocked pixels), and whenever the

@@ -1,5 +1,6 @@
 import PhosphorKit
 import Render
+import Terminal
 
 /// Writes one picture in real pixels at a placement: a kitty image (replacing any earlier image
 /// under the same id in place) or a sixel image. Shared by the play screen's pixel layer and the
@@ -9,13 +10,15 @@ struct PixelPictureWriter {
     /// Kitty on the terminal's own machine: pictures go as temporary files (no base64).
     private let frameFile: KittyFrameFile?
     /// Inside tmux: every kitty command (and the cursor move before it) goes wrapped in tmux's
-    /// passthrough. The cursor move is then the outer terminal's: right for a pane that fills
-    /// the tmux window (the usual way to play), off by the pane's offset in a split.
+    /// passthrough. The cursor move is then the outer terminal's, so it is moved by the pane's
+    /// offset (`TmuxPane`: a split pane, a status line at the top).
     private let passthrough: Bool
+    private let pane: TmuxPane?
 
-    init(output: VideoOutput, passthrough: Bool = false) {
+    init(output: VideoOutput, passthrough: Bool = false, pane: TmuxPane? = nil) {
         self.output = output
         self.passthrough = passthrough
+        self.pane = pane
         if case .kitty(files: true, _) = output { frameFile = KittyFrameFile() } else { frameFile = nil }
     }
 
@@ -43,8 +46,13 @@ struct PixelPictureWriter {
             var transport = KittyGraphicsEncoder.Transport.direct(compressed: true)
             if let frameFile, let path = frameFile.write(image.rgb) { transport = .temporaryFile(path: path) }
             var command: [UInt8] = []
+            var cells = placement.cells
+            if passthrough, let origin = pane?.origin {
+                cells.x += origin.column
+                cells.y += origin.row
+            }
             try? KittyGraphicsEncoder.place(image, imageID: imageID, placementID: 1,
-                                            cells: placement.cells, transport: transport, into: &command)
+                                            cells: cells, transport: transport, into: &command)
             bytes += passthrough ? TmuxPassthrough.wrapEach(command) : command
         case .sixel(let registers, _):
             var picture = image

@@ -7,11 +7,16 @@ commands reach it through tmux's passthrough; off, tmux drops them. After the pi
 time to come up, Esc opens the pause menu (which must take the image down), then tmux is
 stopped. Prints a JSON verdict. Used by TmuxPassthroughTests.swift.
 
-usage: tmux_kitty_pty.py PHOSPHOR ROM HOME SOCKET on|off
+With `split`, phosphor runs in the right-hand pane of a window split at column 50 (the left pane
+runs `sleep`), and the verdict also has where the images were placed on the outer terminal (the
+cursor move before each `a=T`, zero-based) and where phosphor's log says it placed them in its pane.
+
+usage: tmux_kitty_pty.py PHOSPHOR ROM HOME SOCKET on|off [split]
 """
 import json, os, pty, re, select, signal, struct, subprocess, sys, termios, fcntl, time
 
 binary, rom, home, socket, passthrough = sys.argv[1:6]
+split = sys.argv[6:7] == ["split"]
 config = os.path.join(home, "tmux.conf")
 with open(config, "w") as file:
     file.write("set -g allow-passthrough %s\nset -g status off\nset -sg escape-time 10\n" % passthrough)
@@ -20,8 +25,9 @@ pid, master = pty.fork()
 if pid == 0:
     os.environ.update({"PHOSPHOR_HOME": home, "LANG": "C.UTF-8", "TERM": "xterm-256color"})
     os.environ.pop("TMUX", None)
-    os.execvp("tmux", ["tmux", "-L", socket, "-f", config, "new-session", "-x", "100", "-y", "40",
-                       "%s play --no-audio %s" % (binary, rom)])
+    game = "%s play --no-audio %s" % (binary, rom)
+    panes = ["sleep 120", ";", "split-window", "-h", "-l", "50", game] if split else [game]
+    os.execvp("tmux", ["tmux", "-L", socket, "-f", config, "new-session", "-x", "100", "-y", "40"] + panes)
 fcntl.ioctl(master, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 100, 800, 1000))
 
 output = bytearray()
@@ -70,7 +76,14 @@ os.waitpid(pid, 0)
 placed = [c for c in commands(bytes(output[:before_menu])) if c.get("a") == "T"]
 after = commands(bytes(output[before_menu:]))
 deleted = [i for i, c in enumerate(after) if c.get("a") == "d" and c.get("i") == "7100"]
+log = open(os.path.join(home, "data", "phosphor.log"), encoding="utf-8", errors="replace").read() \
+    if os.path.exists(os.path.join(home, "data", "phosphor.log")) else ""
+in_pane = [[int(y), int(x)] for x, y in re.findall(r"pixels: .* screen 0 at cells \d+x\d+\+(\d+)\+(\d+)", log)]
+outer = [[int(row) - 1, int(column) - 1] for row, column in
+         re.findall(rb"\x1b\[(\d+);(\d+)H\x1b_G[^;\x1b]*a=T", bytes(output[:before_menu]))]
 print(json.dumps({
+    "placed_at_outer": outer,
+    "placed_in_pane": in_pane,
     "queries_reached_outer": len(QUERY.findall(bytes(output))),
     "images_placed": len(placed),
     "image_ids": sorted({c.get("i", "") for c in placed}),
