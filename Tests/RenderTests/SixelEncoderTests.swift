@@ -95,8 +95,6 @@ final class SixelEncoderTests: XCTestCase {
         XCTAssertEqual(nes.pixelWidth, 512)
         XCTAssertEqual(nes.pixelHeight, 480)
         XCTAssertEqual(nes.cells, CellRect(x: 14, y: 3, columns: 52, rows: 24))
-        XCTAssertEqual(nes.sourcePixel(x: 511, y: 0, pictureWidth: 256, height: 240)?.x, 255)
-        XCTAssertNil(nes.sourcePixel(x: 512, y: 0, pictureWidth: 256, height: 240))
 
         let stretched = PixelPlacement(pictureWidth: 256, height: 240, into: CellRect(x: 0, y: 0, columns: 80, rows: 30),
                                        cell: cell, aspectRatio: 4.0 / 3.0, integerScale: false)

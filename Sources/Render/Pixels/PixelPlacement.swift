@@ -44,11 +44,4 @@ public struct PixelPlacement: Sendable, Equatable {
         cells = CellRect(x: target.x + (target.columns - columns) / 2, y: target.y + (target.rows - rows) / 2,
                          columns: columns, rows: rows)
     }
-
-    /// The source pixel a terminal pixel (relative to the placement's top-left corner) shows,
-    /// for mapping a click on the picture back to the frame. Nil outside the picture.
-    public func sourcePixel(x: Int, y: Int, pictureWidth width: Int, height: Int) -> (x: Int, y: Int)? {
-        guard x >= 0, y >= 0, x < pixelWidth, y < pixelHeight else { return nil }
-        return (x * width / pixelWidth, y * height / pixelHeight)
-    }
 }
