@@ -56,7 +56,7 @@ public struct RetroArchPlaylist: Sendable, Equatable {
 
     public init(data: Data) throws(RetroArchPlaylistError) {
         let text = String(decoding: data, as: UTF8.self)
-        if text.drop { $0.isWhitespace }.first == "{" {
+        if text.drop(while: \.isWhitespace).first == "{" {
             items = try Self.jsonItems(data)
         } else {
             items = try Self.oldFormatItems(text)

@@ -28,7 +28,6 @@ public final class ThumbnailLabelIndex: Sendable {
         var signature: Signature?
         var generation = 0
         var working = false
-        var milliseconds = 0.0
     }
 
     public let sources: ThumbnailLabels.Sources
@@ -57,9 +56,6 @@ public final class ThumbnailLabelIndex: Sendable {
 
     /// Whether a reading is under way.
     public var isWorking: Bool { state.withLock { $0.working } }
-
-    /// How long the last reading took, in milliseconds (for the log and the bench).
-    public var lastBuildMilliseconds: Double { state.withLock { $0.milliseconds } }
 
     /// Looks at the files again (on the worker thread) and reads them when one changed, was
     /// added or was removed. Does nothing before the first reading or while one runs.
@@ -96,7 +92,6 @@ public final class ThumbnailLabelIndex: Sendable {
                     $0.labels = labels
                     $0.signature = signature
                     $0.generation += 1
-                    $0.milliseconds = milliseconds
                 }
                 Log.debug("thumbnails: read \(files.count) RetroArch databases and playlists in "
                     + String(format: "%.1f ms", milliseconds))
