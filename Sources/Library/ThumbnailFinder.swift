@@ -22,32 +22,52 @@ public enum ThumbnailKind: String, CaseIterable, Sendable, Codable {
 /// system's libretro database name ("Nintendo - Game Boy Color") and the game name having
 /// each of `&*/:\`<>?\|"` replaced by `_`.
 ///
-/// A game is tried by, in this order: its No-Intro style name (the ROM file name without
+/// A game is tried first by the names RetroArch's databases and playlists give it (`labels`:
+/// by its CRC-32, then by its ROM file name, each in the folder of the database that names
+/// it), then, in its system's folders, by its No-Intro style name (the ROM file name without
 /// extension, "Tetris (World) (Rev 1)"), its title (the header's or the tidied file name), the
 /// file name without its tags ("Tetris"), and its CRC-32 as eight hex digits ("46DF91AD.png",
 /// for folders named by checksum, e.g. Phosphor's own). Only existence is checked here (a few
-/// `stat` calls); decoding is the caller's. Any thread.
+/// `stat` calls); decoding is the caller's. Any thread; the labels are read in the background
+/// (until then a game is tried by its own names only).
 public struct ThumbnailFinder: Sendable {
     /// Searched in order: Phosphor's own folder first, then RetroArch's.
     public let roots: [URL]
+    /// RetroArch's names for games; nil: none (names only).
+    public let labels: ThumbnailLabelIndex?
 
-    public init(roots: [URL]) {
+    public init(roots: [URL], labels: ThumbnailLabelIndex? = nil) {
         self.roots = roots
+        self.labels = labels
     }
+
+    /// Grows when RetroArch's labels have been (re)read: lookups that found nothing before may
+    /// find something now.
+    public var labelsGeneration: Int { labels?.generation ?? 0 }
 
     /// The first existing picture of `kind` for `game`, or nil.
     public func file(for game: Game, kind: ThumbnailKind) -> URL? {
-        let names = Self.candidateNames(for: game)
+        let candidates = Self.candidates(for: game, labels: labels?.current())
         for root in roots {
-            for playlist in game.system.databaseNames {
-                let folder = root.appendingPathComponent(playlist).appendingPathComponent(kind.folderName)
-                for name in names {
-                    let file = folder.appendingPathComponent(name + ".png")
-                    if FileManager.default.fileExists(atPath: file.path) { return file }
-                }
+            for candidate in candidates {
+                let file = root.appendingPathComponent(candidate.folder).appendingPathComponent(kind.folderName)
+                    .appendingPathComponent(candidate.name + ".png")
+                if FileManager.default.fileExists(atPath: file.path) { return file }
             }
         }
         return nil
+    }
+
+    /// The (folder, safe name) pairs tried for `game` under each root, in order.
+    static func candidates(for game: Game, labels: ThumbnailLabels?) -> [ThumbnailLabels.Label] {
+        var pairs = (labels?.labels(for: game) ?? []).map { ThumbnailLabels.Label(folder: $0.folder, name: safeName($0.name)) }
+        let names = candidateNames(for: game)
+        for playlist in game.system.databaseNames {
+            pairs += names.map { ThumbnailLabels.Label(folder: playlist, name: $0) }
+        }
+        var seen = Set<ThumbnailLabels.Label>()
+        // A playlist's folder name is a file's text: one that would leave the root is not used.
+        return pairs.filter { !$0.name.isEmpty && !$0.folder.contains("/") && $0.folder != ".." && seen.insert($0).inserted }
     }
 
     /// The names a thumbnail of `game` may have, without ".png", already made safe.

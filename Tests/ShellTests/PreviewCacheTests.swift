@@ -50,4 +50,41 @@ final class PreviewCacheTests: XCTestCase {
         XCTAssertTrue(logged[0].hasPrefix("preview: \(boxart.path): not a readable PNG"), logged[0])
         XCTAssertFalse(logged[0].contains("\n"))
     }
+
+    func testGameWithoutAMatchingLabelShowsItsLatestStateElseNothingAndLabelsArrivingAreLookedUpAgain() throws {
+        let folder = try TemporaryFolder("preview-labels")
+        defer { folder.remove() }
+        let root = folder.file("thumbnails")
+        let states = folder.file("states")
+        try FileManager.default.createDirectory(at: states, withIntermediateDirectories: true)
+        // RetroArch knows another game only: its CRC and file name are not this one's.
+        _ = try folder.write("""
+        {"items": [{"path": "/r/other.gbc", "label": "Other (World)", "crc32": "0BADF00D|crc", "db_name": "Nintendo - Game Boy Color.lpl"}]}
+        """, to: "playlists/Nintendo - Game Boy Color.lpl")
+        try png(9).write(to: root.appendingPathComponent("Nintendo - Game Boy Color/Named_Boxarts/Other (World).png"), creatingFolder: true)
+        let index = ThumbnailLabelIndex(sources: .init(playlists: folder.file("playlists"), databases: nil))
+        let finder = ThumbnailFinder(roots: [root], labels: index)
+        var cache = PreviewCache(log: { _ in })
+
+        XCTAssertNil(cache.art(for: game(), finder: finder, kind: .boxart, stateFolder: states, columns: 8, rows: 4))
+        index.waitUntilBuilt()
+        XCTAssertNil(cache.art(for: game(), finder: finder, kind: .boxart, stateFolder: states, columns: 8, rows: 4),
+                     "no label matches: the pane shows the title")
+        try png(0).write(to: PreviewCache.statesScreenshotForTests(game: game(), folder: states), creatingFolder: true)
+        cache.invalidate()
+        XCTAssertEqual(cache.art(for: game(), finder: finder, kind: .boxart, stateFolder: states, columns: 8, rows: 4)?.source, .saveState)
+
+        // The playlist gains this game's CRC: once it is read again, the cached "no art" is
+        // forgotten without an invalidate, and the box art wins over the state.
+        let playlist = try folder.write("""
+        {"items": [{"path": "/r/x.gbc", "label": "Zelda (USA)", "crc32": "12345678|crc", "db_name": "Nintendo - Game Boy Color.lpl"}]}
+        """, to: "playlists/Nintendo - Game Boy Color.lpl")
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 60)], ofItemAtPath: playlist.path)
+        try png(255).write(to: root.appendingPathComponent("Nintendo - Game Boy Color/Named_Boxarts/Zelda (USA).png"))
+        XCTAssertEqual(cache.art(for: game(), finder: finder, kind: .boxart, stateFolder: states, columns: 8, rows: 4)?.source, .saveState)
+        index.refresh()
+        index.waitUntilBuilt()
+        XCTAssertEqual(cache.art(for: game(), finder: finder, kind: .boxart, stateFolder: states, columns: 8, rows: 4)?.source,
+                       .thumbnail(.boxart))
+    }
 }

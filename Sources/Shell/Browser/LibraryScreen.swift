@@ -39,8 +39,12 @@ final class LibraryScreen: Screen, ClosingScreen, NotifiableScreen, LibraryComma
     private var pixelPreview: (image: PNGImage, key: String, cells: CellRect)?
     /// The terminal the last draw went to (for taking the picture down on close).
     private var terminal: (any TerminalDevice)?
-    /// Phosphor's own thumbnail folder, then RetroArch's (`~/.config/retroarch/thumbnails`).
+    /// Phosphor's own thumbnail folder, then RetroArch's (`~/.config/retroarch/thumbnails`),
+    /// with RetroArch's names for games from its databases and playlists.
     private let thumbnails: ThumbnailFinder
+    /// The labels generation the preview was last drawn with: when the background reading
+    /// ends, the pane is drawn again (its game may have art now).
+    private var drawnLabelsGeneration = 0
     /// Search text typed since the last draw: keys that arrive together (fast typing, a paste)
     /// filter the list once, when it is drawn, instead of once per key.
     private var pendingSearch: String?
@@ -67,10 +71,13 @@ final class LibraryScreen: Screen, ClosingScreen, NotifiableScreen, LibraryComma
         self.services = services
         library = try GameLibrary(url: services.paths.database)
         bundledRoms = BundledRoms.locate()
-        thumbnails = ThumbnailFinder(roots: [
-            services.paths.data.appendingPathComponent("thumbnails"),
-            services.paths.config.deletingLastPathComponent().appendingPathComponent("retroarch/thumbnails"),
-        ])
+        // RetroArch's folder beside Phosphor's configuration (under PHOSPHOR_HOME, as in tests,
+        // that is never the user's), with its retroarch.cfg's folder settings.
+        let retroArch = RetroArchContentFolders.load(
+            folder: services.paths.config.deletingLastPathComponent().appendingPathComponent("retroarch"),
+            environment: services.environment)
+        thumbnails = ThumbnailFinder(roots: [services.paths.data.appendingPathComponent("thumbnails"), retroArch.thumbnails],
+                                     labels: ThumbnailLabelIndex(sources: retroArch.labelSources))
         if let note = library.recoveryNote { status = (note, true) }
         if library.isReadOnly {
             // Nothing can be stored: a library in memory gets the bundled cartridges scanned here
@@ -291,6 +298,8 @@ final class LibraryScreen: Screen, ClosingScreen, NotifiableScreen, LibraryComma
 
     func becameTop() {
         preview.invalidate()
+        // Back from a game or RetroArch's thumbnail updater: new playlists are read again.
+        thumbnails.labels?.refresh()
         previewPixels?.invalidate()
     }
 
@@ -332,7 +341,8 @@ final class LibraryScreen: Screen, ClosingScreen, NotifiableScreen, LibraryComma
         }
         let watchWake = scan == nil ? checkWatchedFolders(now: now) : nil
         let indexWake: Duration? = searchIndexWanted || indexBuild != nil || startupScanPending ? .milliseconds(20) : nil
-        guard let scan = self.scan else { return [indexWake, watchWake].compactMap { $0 }.min() }
+        let labelsWake = labelsTick(context: context)
+        guard let scan = self.scan else { return [indexWake, watchWake, labelsWake].compactMap { $0 }.min() }
         let snapshot = scan.snapshot
         if snapshot.isFinished { scanFinished(snapshot) }
         // The app draws after events only; progress needs drawing from here (not over a dialog).
@@ -342,6 +352,19 @@ final class LibraryScreen: Screen, ClosingScreen, NotifiableScreen, LibraryComma
             drawOverText(in: context)
         }
         return self.scan == nil ? indexWake : .milliseconds(100)
+    }
+
+    /// Draws the pane again when RetroArch's labels have been read since it was drawn; asks to
+    /// be woken while they are being read.
+    private func labelsTick(context: DrawContext) -> Duration? {
+        guard let labels = thumbnails.labels else { return nil }
+        if labels.generation != drawnLabelsGeneration, hasDrawn, !covered, scan == nil {
+            draw(in: context)
+            CursesWindow.update()
+            drawOverText(in: context)
+            drawnLabelsGeneration = labels.generation
+        }
+        return labels.isWorking ? .milliseconds(50) : nil
     }
 
     func handle(_ event: InputEvent, now: ContinuousClock.Instant, actions: inout [AppAction]) -> EventResult {
@@ -658,6 +681,7 @@ final class LibraryScreen: Screen, ClosingScreen, NotifiableScreen, LibraryComma
         guard artRows >= 3 else { return }
         let stateFolder = services.paths.states.appendingPathComponent(game.system.rawValue)
         let kind = services.config.libraryArt
+        drawnLabelsGeneration = thumbnails.labelsGeneration
         if let found = preview.art(for: game, finder: thumbnails, kind: kind, stateFolder: stateFolder,
                                    columns: inner, rows: artRows - 1) {
             if previewPixels != nil {

@@ -27,6 +27,9 @@ struct PreviewCache {
     private var decoded: (art: HalfBlockArt, image: PNGImage)?
     /// Thumbnail lookups by game id (a few `stat` calls each, not repeated on every draw).
     private var thumbnails: [Int64: URL?] = [:]
+    /// The finder's labels generation the lookups were made with: when RetroArch's labels
+    /// arrive (read in the background), games found without art are looked up again.
+    private var labelsGeneration = 0
     /// Files that did not decode, already logged.
     private var broken: Set<String> = []
     private let log: (String) -> Void
@@ -45,6 +48,10 @@ struct PreviewCache {
     /// nor a state with a screenshot.
     mutating func art(for game: Game, finder: ThumbnailFinder, kind: ThumbnailKind, stateFolder: URL,
                       columns: Int, rows: Int) -> Preview? {
+        if finder.labelsGeneration != labelsGeneration {
+            labelsGeneration = finder.labelsGeneration
+            thumbnails = [:]
+        }
         if thumbnails[game.id] == nil { thumbnails[game.id] = .some(finder.file(for: game, kind: kind)) }
         if let file = thumbnails[game.id] ?? nil, let found = picture(file, columns: columns, rows: rows) {
             return Preview(art: found.art, image: found.image, source: .thumbnail(kind), key: key ?? "")

@@ -40,18 +40,25 @@ struct RetroArchFolders: Equatable {
 
     /// The folders from `retroarch.cfg` (RetroArch's defaults when the file is missing).
     static func load(environment: [String: String] = ProcessInfo.processInfo.environment) -> RetroArchFolders {
-        let file = folder(environment: environment).appendingPathComponent("retroarch.cfg")
-        let values = (try? String(contentsOf: file, encoding: .utf8)).map(CoreInfoFile.parse) ?? [:]
-        let home = environment["HOME"] ?? NSHomeDirectory()
-        func directory(_ key: String) -> URL? {
-            guard var value = values[key], !value.isEmpty, value != "default" else { return nil }
-            if value == "~" || value.hasPrefix("~/") { value = home + value.dropFirst() }
-            return URL(fileURLWithPath: value, isDirectory: true)
-        }
+        let values = settings(in: folder(environment: environment))
+        let directory = { (key: String) in Self.directory(values[key], environment: environment) }
         return RetroArchFolders(saves: directory("savefile_directory"), states: directory("savestate_directory"),
                                 system: directory("system_directory"),
                                 sortSaves: values["sort_savefiles_enable"] == "true",
                                 sortStates: values["sort_savestates_enable"] == "true")
+    }
+
+    /// The settings of the `retroarch.cfg` in `folder` (none when it is missing).
+    static func settings(in folder: URL) -> [String: String] {
+        let file = folder.appendingPathComponent("retroarch.cfg")
+        return (try? String(contentsOf: file, encoding: .utf8)).map(CoreInfoFile.parse) ?? [:]
+    }
+
+    /// A folder setting's folder: nil when unset or `default`; `~` is the home folder.
+    static func directory(_ setting: String?, environment: [String: String]) -> URL? {
+        guard var value = setting, !value.isEmpty, value != "default" else { return nil }
+        if value == "~" || value.hasPrefix("~/") { value = (environment["HOME"] ?? NSHomeDirectory()) + value.dropFirst() }
+        return URL(fileURLWithPath: value, isDirectory: true)
     }
 
     /// Where `game`'s battery save and clock go, for a core whose `library_name` is `coreName`.
