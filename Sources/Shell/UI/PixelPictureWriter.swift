@@ -8,6 +8,9 @@ struct PixelPictureWriter {
     let output: VideoOutput
     /// Kitty on the terminal's own machine: pictures go as temporary files (no base64).
     private let frameFile: KittyFrameFile?
+    /// Kitty over any link: one deflate stream for every frame (nil if zlib could not make one:
+    /// then each frame gets its own).
+    private let deflater: ZlibDeflater?
     /// Inside tmux: every kitty command (and the cursor move before it) goes wrapped in tmux's
     /// passthrough. The cursor move is then the outer terminal's: right for a pane that fills
     /// the tmux window (the usual way to play), off by the pane's offset in a split.
@@ -17,6 +20,7 @@ struct PixelPictureWriter {
         self.output = output
         self.passthrough = passthrough
         if case .kitty(files: true, _) = output { frameFile = KittyFrameFile() } else { frameFile = nil }
+        if case .kitty = output { deflater = try? ZlibDeflater(level: 1) } else { deflater = nil }
     }
 
     /// The cell size the placement's shape is worked out with; without an answer, cells are
@@ -44,7 +48,7 @@ struct PixelPictureWriter {
             if let frameFile, let path = frameFile.write(image.rgb) { transport = .temporaryFile(path: path) }
             var command: [UInt8] = []
             try? KittyGraphicsEncoder.place(image, imageID: imageID, placementID: 1,
-                                            cells: placement.cells, transport: transport, into: &command)
+                                            cells: placement.cells, transport: transport, deflater: deflater, into: &command)
             bytes += passthrough ? TmuxPassthrough.wrapEach(command) : command
         case .sixel(let registers, _):
             var picture = image
