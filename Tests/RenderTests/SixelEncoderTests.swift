@@ -37,6 +37,19 @@ final class SixelEncoderTests: XCTestCase {
         XCTAssertEqual(decoded.overdrawn, 0, "pixels drawn twice", file: file, line: line)
     }
 
+    /// `image` (more colours than `registers`) encoded and decoded: every register used, none
+    /// of the colours exact, no pixel drawn twice.
+    private func decodeQuantised(_ image: PixelImage, scale: Int, registers: Int,
+                                 file: StaticString = #filePath, line: UInt = #line) throws -> SixelImage {
+        var bytes: [UInt8] = []
+        let statistics = SixelEncoder.encode(image, scale: scale, registers: registers, into: &bytes)
+        XCTAssertFalse(statistics.exactColors, file: file, line: line)
+        XCTAssertEqual(statistics.colors, registers, file: file, line: line)
+        let decoded = try SixelImage.decode(bytes)
+        XCTAssertEqual(decoded.overdrawn, 0, "pixels drawn twice", file: file, line: line)
+        return decoded
+    }
+
     func testFewColoursComeBackExactlyAtOneToOne() throws {
         // 23 rows: the last band is not full.
         try assertDecodesExactly(try image(width: 37, height: 23, colors: 20, seed: 1), scale: 1)
@@ -72,13 +85,7 @@ final class SixelEncoderTests: XCTestCase {
     func testMoreColoursThanRegistersAtThreeTimesAreQuantisedInEveryCopy() throws {
         var generator = SeededGenerator(seed: 10)
         let frame = TestFrame.random(width: 31, height: 17, paletteSize: 40, using: &generator)
-        let picture = try frame.withSource { PixelImage($0, region: $0.bounds) }
-        var bytes: [UInt8] = []
-        let statistics = SixelEncoder.encode(picture, scale: 3, registers: 16, into: &bytes)
-        XCTAssertFalse(statistics.exactColors)
-        XCTAssertEqual(statistics.colors, 16)
-        let decoded = try SixelImage.decode(bytes)
-        XCTAssertEqual(decoded.overdrawn, 0)
+        let decoded = try decodeQuantised(try frame.withSource { PixelImage($0, region: $0.bounds) }, scale: 3, registers: 16)
         // Every copy of a source pixel has that pixel's one register colour, and at most 16 appear.
         var shownColors = Set<UInt32>()
         for y in 0..<decoded.height {
@@ -98,12 +105,7 @@ final class SixelEncoderTests: XCTestCase {
         for index in 0..<(48 * 12) { colors.append(strong[index % 12]) }
         for rare in 0..<8 { colors[rare * 7] = strong[rare] + 0x000002 }
         let frame = TestFrame(width: 48, height: 12, colors: colors)
-        let picture = try frame.withSource { PixelImage($0, region: $0.bounds) }
-        var bytes: [UInt8] = []
-        let statistics = SixelEncoder.encode(picture, scale: 1, registers: 12, into: &bytes)
-        XCTAssertFalse(statistics.exactColors)
-        XCTAssertEqual(statistics.colors, 12)
-        let decoded = try SixelImage.decode(bytes)
+        let decoded = try decodeQuantised(try frame.withSource { PixelImage($0, region: $0.bounds) }, scale: 1, registers: 12)
         for index in decoded.pixels.indices {
             let source = colors[index]
             let nearest = strong.min { abs(Int($0) - Int(source)) < abs(Int($1) - Int(source)) }!
