@@ -5,7 +5,10 @@
  * a new 256-colour dither built from the frame (sixel_dither_initialize: libsixel's median cut,
  * no diffusion, so flat colours stay flat) and sixel_encode into a byte counter. Prints
  *
- *   scene <TAB> scale <TAB> method <TAB> microseconds/frame <TAB> bytes/frame
+ *   scene <TAB> scale <TAB> method <TAB> CPU µs/frame <TAB> wall µs/frame <TAB> bytes/frame
+ *
+ * (times: medians over every frame of every pass, in the thread's CPU time and in wall time, as
+ * `phosphor-bench pixels` measures its own rows)
  *
  * Usage: libsixel_bench [--passes N] [--scales 1,3] DIR...
  */
@@ -36,6 +39,24 @@ static int count_bytes(char *data, int size, void *priv) {
     return size;
 }
 
+static uint64_t thread_cpu_ns(void) {
+    struct timespec ts;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) die("clock_gettime failed", strerror(errno));
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static int compare_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The median of `count` samples (sorts them). */
+static double median_us(uint64_t *samples, size_t count) {
+    qsort(samples, count, sizeof *samples, compare_u64);
+    if (count % 2) return (double)samples[count / 2] / 1000.0;
+    return ((double)samples[count / 2 - 1] + (double)samples[count / 2]) / 2000.0;
+}
+
 static void bench(const char *scene, Frame *frames, size_t count, int scale, int passes) {
     int width = frames[0].width * scale, height = frames[0].height * scale;
     uint8_t *rgb = malloc((size_t)width * (size_t)height * 3);
@@ -43,13 +64,15 @@ static void bench(const char *scene, Frame *frames, size_t count, int scale, int
     size_t bytes = 0;
     sixel_output_t *output = NULL;
     if (SIXEL_FAILED(sixel_output_new(&output, count_bytes, &bytes, NULL))) die("sixel_output_new failed", NULL);
-    uint64_t elapsed = 0;
+    size_t samples = count * (size_t)passes, sample = 0;
+    uint64_t *cpu = malloc(samples * sizeof *cpu), *wall = malloc(samples * sizeof *wall);
+    if (!cpu || !wall) die("out of memory", NULL);
     size_t first_pass_bytes = 0;
     for (int pass = 0; pass < passes; pass++) {
         bytes = 0;
         for (size_t f = 0; f < count; f++) {
             const Frame *frame = &frames[f];
-            uint64_t start = now_ns();
+            uint64_t start = now_ns(), start_cpu = thread_cpu_ns();
             for (int y = 0; y < height; y++) {
                 const uint8_t *row = frame->xrgb + (size_t)(y / scale) * (size_t)frame->width * 4;
                 uint8_t *out = rgb + (size_t)y * (size_t)width * 3;
@@ -68,12 +91,16 @@ static void bench(const char *scene, Frame *frames, size_t count, int scale, int
             sixel_dither_set_diffusion_type(dither, SIXEL_DIFFUSE_NONE);
             if (SIXEL_FAILED(sixel_encode(rgb, width, height, 3, dither, output))) die("sixel_encode failed", NULL);
             sixel_dither_unref(dither);
-            elapsed += now_ns() - start;
+            wall[sample] = now_ns() - start;
+            cpu[sample] = thread_cpu_ns() - start_cpu;
+            sample++;
         }
         if (pass == 0) first_pass_bytes = bytes;
     }
-    printf("%s\t%d\tsixel, libsixel 1.10 (256 colours)\t%.0f\t%.0f\n", scene, scale,
-           (double)elapsed / 1000.0 / (double)(count * (size_t)passes), (double)first_pass_bytes / (double)count);
+    printf("%s\t%d\tsixel, libsixel 1.10 (256 colours)\t%.0f\t%.0f\t%.0f\n", scene, scale, median_us(cpu, samples),
+           median_us(wall, samples), (double)first_pass_bytes / (double)count);
+    free(cpu);
+    free(wall);
     sixel_output_unref(output);
     free(rgb);
 }

@@ -6,7 +6,8 @@
 #
 # Builds phosphor-bench (release) and libsixel_bench (cc + pkg-config libsixel), writes the
 # synthetic scrolling scene, encodes it (and any FRAME_DIR given: directories of
-# frame-NNNN.xrgb files) at 1x and 3x, and prints one Markdown table on stdout.
+# frame-NNNN.xrgb files) at 1x and 3x, and prints one Markdown table on stdout: per row the
+# median encode time per frame in CPU time and in wall time, and bytes per frame.
 # Environment: SWIFT (default swift), SCRATCH (swift --scratch-path), PASSES (default 3).
 set -euo pipefail
 extra_dirs=()

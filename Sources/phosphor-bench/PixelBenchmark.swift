@@ -12,7 +12,9 @@ struct PixelBenchmark {
         var scene: String
         var scale: Int
         var method: String
-        var microsecondsPerFrame: Double
+        /// Medians per frame: the encoding thread's CPU time, and wall time.
+        var cpuMicroseconds: Double
+        var wallMicroseconds: Double
         var bytesPerFrame: Double
     }
 
@@ -29,24 +31,29 @@ struct PixelBenchmark {
         let cells = CellRect(x: 0, y: 0, columns: first.width * scale / 8, rows: first.height * scale / 16)
         var rows: [Row] = []
 
-        func measure(_ method: String, indices: [Int], _ body: (Int, inout [UInt8]) throws -> Void) rethrows {
+        // Each frame's encode is timed alone, in the thread's CPU time (what the encoder costs,
+        // even when other work on a loaded machine takes the CPU away) and in wall time; the
+        // table gives the median of every frame of every pass (a load spike moves a mean, not it).
+        func measure(_ method: String, indices: [Int], _ body: (Int, inout [UInt8]) throws -> Void) throws {
             var output: [UInt8] = []
             output.reserveCapacity(1 << 21)
-            var elapsed: UInt64 = 0
+            var cpu: [Double] = []
+            var wall: [Double] = []
             var bytes = 0
             for pass in 0..<passes {
                 for index in indices {
                     output.removeAll(keepingCapacity: true)
+                    let startCPU = try ThreadCPUTime.current()
                     let start = Clock.now()
                     try body(index, &output)
-                    elapsed += Clock.now() - start
+                    wall.append(Double(Clock.now() - start) / 1000)
+                    cpu.append(Double((try ThreadCPUTime.current() - startCPU) / .nanoseconds(1)) / 1000)
                     if pass == 0 { bytes += output.count }
                 }
             }
             let count = Double(max(indices.count, 1))
-            rows.append(Row(scene: scene, scale: scale, method: method,
-                            microsecondsPerFrame: Double(elapsed) / 1000 / (count * Double(passes)),
-                            bytesPerFrame: Double(bytes) / count))
+            rows.append(Row(scene: scene, scale: scale, method: method, cpuMicroseconds: median(cpu),
+                            wallMicroseconds: median(wall), bytesPerFrame: Double(bytes) / count))
         }
 
         // Each timed body starts from the core's frame (XRGB8888), as the play screen does.
@@ -68,9 +75,11 @@ struct PixelBenchmark {
                 renderer.encodeChanges(into: &output)
             }
         }
+        // One deflate stream for the run, as the play screen keeps one per picture writer.
+        let deflater = try ZlibDeflater(level: 1)
         try measure("kitty zlib+base64 (changed frames)", indices: changed) { index, output in
             try KittyGraphicsEncoder.place(try image(index), imageID: 1, placementID: 1, cells: cells,
-                                           transport: .direct(compressed: true), into: &output)
+                                           transport: .direct(compressed: true), deflater: deflater, into: &output)
         }
         let files = KittyFrameFile()
         var written: [String] = []
@@ -104,15 +113,16 @@ func runPixels(_ arguments: [String]) throws {
             guard let value = iterator.next() else { throw UsageError(description: "--scales needs a list") }
             scales = value.split(separator: ",").compactMap { Int($0) }
         case "--external":
-            // Lines `scene <tab> scale <tab> method <tab> µs/frame <tab> bytes/frame` from another encoder.
+            // Lines `scene <tab> scale <tab> method <tab> CPU µs/frame <tab> wall µs/frame <tab> bytes/frame`
+            // (medians) from another encoder.
             guard let path = iterator.next() else { throw UsageError(description: "--external needs a file") }
             external += try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
         default:
             directories.append(argument)
         }
     }
-    print("| scene | scale | method | µs/frame | bytes/frame |")
-    print("|---|---|---|---:|---:|")
+    print("| scene | scale | method | µs/frame (CPU, median) | µs/frame (wall, median) | bytes/frame |")
+    print("|---|---|---|---:|---:|---:|")
     let benchmark = PixelBenchmark(passes: passes)
     for directory in directories {
         let url = URL(fileURLWithPath: directory)
@@ -122,14 +132,22 @@ func runPixels(_ arguments: [String]) throws {
         let label = scene + (frames.first.map { " \($0.width)x\($0.height)" } ?? "")
         for scale in scales {
             for row in try benchmark.run(scene: scene, frames: frames, scale: scale) {
-                print("| \(label) | \(row.scale)x | \(row.method) | \(format(row.microsecondsPerFrame)) | \(format(row.bytesPerFrame)) |")
+                print("| \(label) | \(row.scale)x | \(row.method) | \(format(row.cpuMicroseconds)) | \(format(row.wallMicroseconds)) | \(format(row.bytesPerFrame)) |")
             }
             for line in external {
                 let fields = line.split(separator: "\t").map(String.init)
-                guard fields.count == 5, fields[0] == scene, Int(fields[1]) == scale,
-                      let micro = Double(fields[3]), let bytes = Double(fields[4]) else { continue }
-                print("| \(label) | \(scale)x | \(fields[2]) | \(format(micro)) | \(format(bytes)) |")
+                guard fields.count == 6, fields[0] == scene, Int(fields[1]) == scale,
+                      let cpu = Double(fields[3]), let wall = Double(fields[4]), let bytes = Double(fields[5]) else { continue }
+                print("| \(label) | \(scale)x | \(fields[2]) | \(format(cpu)) | \(format(wall)) | \(format(bytes)) |")
             }
         }
     }
+}
+
+/// The middle value of `values` (the mean of the two middle ones for an even count); 0 for none.
+func median(_ values: [Double]) -> Double {
+    guard !values.isEmpty else { return 0 }
+    let sorted = values.sorted()
+    let middle = sorted.count / 2
+    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
 }

@@ -28,6 +28,39 @@ final class KittyGraphicsEncoderTests: XCTestCase {
         XCTAssertEqual(try Zlib.uncompress(command.payload, maximumLength: image.rgb.count), image.rgb)
     }
 
+    func testOneDeflaterKeptFromFrameToFrameInflatesToEachFrame() throws {
+        // The play screen keeps one stream: every frame must still be a whole zlib stream of its own.
+        let deflater = try ZlibDeflater(level: 1)
+        var generator = SeededGenerator(seed: 15)
+        let frames = try [(256, 240, 25), (16, 3, 2), (256, 384, 60), (1, 1, 1)].map { width, height, colors in
+            try TestFrame.random(width: width, height: height, paletteSize: colors, using: &generator)
+                .withSource { PixelImage($0, region: $0.bounds) }
+        }
+        for image in frames + frames.reversed() {
+            var bytes: [UInt8] = []
+            try KittyGraphicsEncoder.place(image, imageID: 7_101, placementID: 1, cells: CellRect(x: 0, y: 0, columns: 32, rows: 16),
+                                           transport: .direct(compressed: true), deflater: deflater, into: &bytes)
+            let command = try XCTUnwrap(KittyCommand.parse(bytes).first)
+            XCTAssertEqual(command.keys["s"], "\(image.width)")
+            XCTAssertLessThanOrEqual(command.longestChunk, 4096)
+            XCTAssertEqual(try Zlib.uncompress(command.payload, maximumLength: image.rgb.count), image.rgb)
+        }
+    }
+
+    func testChunksSplitTheBase64OnWholeGroups() throws {
+        // 3072 payload bytes are exactly one 4096-byte chunk; one byte more starts a second.
+        for count in [3071, 3072, 3073, 6144, 6145] {
+            let image = PixelImage(width: count, height: 1, rgb: (0..<(count * 3)).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+            var bytes: [UInt8] = []
+            try KittyGraphicsEncoder.place(image, imageID: 5, placementID: 1, cells: CellRect(x: 0, y: 0, columns: 1, rows: 1),
+                                           transport: .direct(compressed: false), into: &bytes)
+            let command = try XCTUnwrap(KittyCommand.parse(bytes).first)
+            XCTAssertEqual(command.payload, image.rgb, "\(count) pixels")
+            XCTAssertEqual(command.chunkCount, (count * 3 + 3071) / 3072, "\(count) pixels")
+            XCTAssertLessThanOrEqual(command.longestChunk, 4096)
+        }
+    }
+
     func testUncompressedAndFilePayloads() throws {
         let image = PixelImage(width: 2, height: 1, rgb: [1, 2, 3, 250, 251, 252])
         var direct: [UInt8] = []

@@ -5,6 +5,9 @@ public struct SixelImage {
     public var width: Int
     public var height: Int
     public var pixels: [UInt32?]
+    /// Times a pixel already drawn was drawn again (an encoder that partitions each band's bits
+    /// among its colours never does).
+    public var overdrawn = 0
 
     public struct Failure: Error, CustomStringConvertible { public var description: String }
 
@@ -31,7 +34,7 @@ public struct SixelImage {
             }
             return values
         }
-        var image = SixelImage(width: 0, height: 0, pixels: [])
+        var image = SixelImage(width: 0, height: 0, pixels: [], overdrawn: 0)
         var palette: [Int: UInt32] = [:]
         var color = 0
         var x = 0
@@ -42,6 +45,7 @@ public struct SixelImage {
                     let y = band * 6 + bit
                     guard x < image.width, y < image.height else { throw Failure(description: "pixel (\(x), \(y)) outside the raster") }
                     guard let value = palette[color] else { throw Failure(description: "colour \(color) used before it was defined") }
+                    if image.pixels[y * image.width + x] != nil { image.overdrawn += 1 }
                     image.pixels[y * image.width + x] = value
                 }
                 x += 1

@@ -1,4 +1,6 @@
 import Foundation
+import Glibc
+import PhosphorKit
 
 /// The files the kitty graphics protocol's `t=t` transport hands frames over in, on the
 /// terminal's own machine: raw RGB written to memory-backed `/dev/shm` where it exists (else the
@@ -21,11 +23,27 @@ public final class KittyFrameFile {
     }
 
     /// Writes `bytes` to a new file and returns its path (nil when it could not be written:
-    /// the caller sends the frame in the escape code instead).
-    public func write(_ bytes: [UInt8]) -> String? {
+    /// the caller sends the frame in the escape code instead). Straight from the caller's
+    /// memory with write(2): no copy into `Data`, no temporary-and-rename (the name is new and
+    /// kitty reads it only after our command names it).
+    public func write(_ bytes: UnsafeRawBufferPointer) -> String? {
         counter += 1
         let path = "\(directory)/\(prefix)\(counter).rgb"
-        return FileManager.default.createFile(atPath: path, contents: Data(bytes)) ? path : nil
+        guard let descriptor = try? openFile(path, flags: O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode: 0o600) else { return nil }
+        defer { close(descriptor) }
+        var offset = 0
+        while offset < bytes.count {
+            guard let written = try? systemCall("write", { Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset) }) else {
+                unlink(path)
+                return nil
+            }
+            offset += written
+        }
+        return path
+    }
+
+    public func write(_ bytes: [UInt8]) -> String? {
+        bytes.withUnsafeBytes { write($0) }
     }
 
     /// Removes a file the terminal did not take (the detection probe of a terminal that said no).

@@ -19,9 +19,10 @@ public enum KittyGraphicsEncoder {
     public static let chunkSize = 4096
 
     /// Moves the cursor to the placement's top-left cell and sends `image` to be shown there,
-    /// scaled into `cells`. `C=1` leaves the cursor where it was put.
+    /// scaled into `cells`. `C=1` leaves the cursor where it was put. `deflater`: a stream the
+    /// caller keeps from frame to frame for `o=z` (without one, a new stream per call).
     public static func place(_ image: PixelImage, imageID: Int, placementID: Int, cells: CellRect,
-                             transport: Transport, into output: inout [UInt8]) throws(Zlib.Failure) {
+                             transport: Transport, deflater: ZlibDeflater? = nil, into output: inout [UInt8]) throws(Zlib.Failure) {
         output += Array("\u{1B}[\(cells.y + 1);\(cells.x + 1)H".utf8)
         var keys = "a=T,q=2,f=24,s=\(image.width),v=\(image.height),i=\(imageID),p=\(placementID),c=\(cells.columns),r=\(cells.rows),C=1"
         switch transport {
@@ -31,7 +32,9 @@ public enum KittyGraphicsEncoder {
         case .direct(let compressed):
             if compressed {
                 keys += ",o=z"
-                appendCommand(keys, payload: try Zlib.compress(image.rgb, level: 1), into: &output)
+                let stream: ZlibDeflater
+                if let deflater { stream = deflater } else { stream = try ZlibDeflater(level: 1) }
+                try stream.compress(image.rgb) { compressed in appendCommand(keys, payload: compressed, into: &output) }
             } else {
                 appendCommand(keys, payload: image.rgb, into: &output)
             }
@@ -44,17 +47,17 @@ public enum KittyGraphicsEncoder {
     }
 
     /// `keys` and the base64 of `payload`, in chunks of at most `chunkSize` bytes: the first
-    /// carries the keys, every one but the last `m=1`.
-    static func appendCommand(_ keys: String, payload: [UInt8], into output: inout [UInt8]) {
-        var encoded: [UInt8] = []
-        encoded.reserveCapacity(Base64.encodedLength(payload.count))
-        Base64.append(payload, to: &encoded)
-        output.reserveCapacity(output.count + encoded.count + encoded.count / chunkSize * 16 + keys.utf8.count + 16)
+    /// carries the keys, every one but the last `m=1`. Each chunk is encoded straight into
+    /// `output` (a chunk of base64 is a whole number of 3-byte groups, so chunks encode apart).
+    static func appendCommand(_ keys: String, payload: UnsafeRawBufferPointer, into output: inout [UInt8]) {
+        let groupBytes = chunkSize / 4 * 3
+        let encodedLength = Base64.encodedLength(payload.count)
+        output.reserveCapacity(output.count + encodedLength + encodedLength / chunkSize * 16 + keys.utf8.count + 16)
         var start = 0
         var first = true
         repeat {
-            let end = min(start + chunkSize, encoded.count)
-            let more = end < encoded.count
+            let end = min(start + groupBytes, payload.count)
+            let more = end < payload.count
             output += [0x1B, UInt8(ascii: "_"), UInt8(ascii: "G")]
             if first {
                 output += Array(keys.utf8)
@@ -63,10 +66,14 @@ public enum KittyGraphicsEncoder {
                 output += Array((more ? "m=1" : "m=0").utf8)
             }
             output.append(UInt8(ascii: ";"))
-            output += encoded[start..<end]
+            Base64.append(UnsafeRawBufferPointer(rebasing: payload[start..<end]), to: &output)
             output += [0x1B, UInt8(ascii: "\\")]
             start = end
             first = false
-        } while start < encoded.count
+        } while start < payload.count
+    }
+
+    static func appendCommand(_ keys: String, payload: [UInt8], into output: inout [UInt8]) {
+        payload.withUnsafeBytes { appendCommand(keys, payload: $0, into: &output) }
     }
 }

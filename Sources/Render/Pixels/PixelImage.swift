@@ -15,29 +15,60 @@ public struct PixelImage: Sendable, Equatable {
     }
 
     /// `region` of `source` (clipped to the frame), decoded from the core's pixel format.
+    /// Every frame of every pixel encoder starts here, so rows are packed four pixels (twelve
+    /// bytes, three 32-bit stores) at a time, straight from the frame when it is XRGB8888.
     public init(_ source: FrameSource, region: PixelRect) {
         let clipped = region.intersection(source.bounds)
         width = clipped.width
         height = clipped.height
         rgb = [UInt8](repeating: 0, count: width * height * 3)
-        guard width > 0, height > 0 else { return }
+        guard width > 0, height > 0, let base = source.bytes.baseAddress else { return }
         let row = UnsafeMutablePointer<UInt32>.allocate(capacity: width)
         defer { row.deallocate() }
         let bytesPerPixel = source.format.bytesPerPixel
         let width = self.width
-        rgb.withUnsafeMutableBufferPointer { output in
+        rgb.withUnsafeMutableBytes { output in
             for y in 0..<clipped.height {
-                source.format.decodeRow(source.bytes, offset: (clipped.y + y) * source.pitch + clipped.x * bytesPerPixel,
-                                        count: width, into: row)
-                var index = y * width * 3
-                for x in 0..<width {
-                    let pixel = row[x]
-                    output[index] = UInt8(truncatingIfNeeded: pixel >> 16)
-                    output[index + 1] = UInt8(truncatingIfNeeded: pixel >> 8)
-                    output[index + 2] = UInt8(truncatingIfNeeded: pixel)
-                    index += 3
+                let offset = (clipped.y + y) * source.pitch + clipped.x * bytesPerPixel
+                let pixels: UnsafePointer<UInt32>
+                // XRGB8888 is little-endian 0x00RRGGBB: on a little-endian host its words are the
+                // pixels as they are (aligned, as a core's frame is).
+                if Self.isLittleEndianHost, source.format == .xrgb8888, offset % MemoryLayout<UInt32>.alignment == 0,
+                   Int(bitPattern: base) % MemoryLayout<UInt32>.alignment == 0 {
+                    pixels = (base + offset).assumingMemoryBound(to: UInt32.self)
+                } else {
+                    source.format.decodeRow(source.bytes, offset: offset, count: width, into: row)
+                    pixels = UnsafePointer(row)
                 }
+                Self.pack(pixels, count: width, into: output.baseAddress! + y * width * 3)
             }
+        }
+    }
+
+    private static let isLittleEndianHost = 1.littleEndian == 1
+
+    /// `count` pixels 0x??RRGGBB (the top byte ignored) as R, G, B bytes at `output`.
+    @inline(__always)
+    private static func pack(_ pixels: UnsafePointer<UInt32>, count: Int, into output: UnsafeMutableRawPointer) {
+        // 0x??RRGGBB byte-swapped and shifted is 0x00BBGGRR: R, G, B in memory order.
+        @inline(__always) func bytes(_ pixel: UInt32) -> UInt32 { pixel.byteSwapped >> 8 }
+        var x = 0
+        var to = 0
+        while x + 4 <= count {
+            let a = bytes(pixels[x]), b = bytes(pixels[x + 1]), c = bytes(pixels[x + 2]), d = bytes(pixels[x + 3])
+            output.storeBytes(of: (a | b << 24).littleEndian, toByteOffset: to, as: UInt32.self)
+            output.storeBytes(of: (b >> 8 | c << 16).littleEndian, toByteOffset: to + 4, as: UInt32.self)
+            output.storeBytes(of: (c >> 16 | d << 8).littleEndian, toByteOffset: to + 8, as: UInt32.self)
+            x += 4
+            to += 12
+        }
+        while x < count {
+            let pixel = pixels[x]
+            output.storeBytes(of: UInt8(truncatingIfNeeded: pixel >> 16), toByteOffset: to, as: UInt8.self)
+            output.storeBytes(of: UInt8(truncatingIfNeeded: pixel >> 8), toByteOffset: to + 1, as: UInt8.self)
+            output.storeBytes(of: UInt8(truncatingIfNeeded: pixel), toByteOffset: to + 2, as: UInt8.self)
+            x += 1
+            to += 3
         }
     }
 

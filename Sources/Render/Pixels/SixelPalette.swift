@@ -41,10 +41,14 @@ public struct SixelPalette {
             indices.withUnsafeMutableBufferPointer { indices in
                 var lastColor = UInt32.max
                 var lastIndex: UInt16 = 0
+                // Pixels counted a run at a time (retro frames are long runs of one colour).
+                var runStart = 0
                 for pixel in 0..<count {
                     let at = pixel &* 3
                     let color = UInt32(rgb[at]) << 16 | UInt32(rgb[at + 1]) << 8 | UInt32(rgb[at + 2])
                     if color != lastColor {
+                        if pixel > 0 { counts[Int(lastIndex)] += pixel - runStart }
+                        runStart = pixel
                         var slot = Int((color &* 2_654_435_761) >> 18) & mask
                         while true {
                             if keys[slot] == color { lastIndex = values[slot]; break }
@@ -63,8 +67,8 @@ public struct SixelPalette {
                         lastColor = color
                     }
                     indices[pixel] = lastIndex
-                    counts[Int(lastIndex)] += 1
                 }
+                if count > 0 { counts[Int(lastIndex)] += count - runStart }
                 return true
             }
         }

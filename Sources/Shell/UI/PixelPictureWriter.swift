@@ -9,6 +9,9 @@ struct PixelPictureWriter {
     let output: VideoOutput
     /// Kitty on the terminal's own machine: pictures go as temporary files (no base64).
     private let frameFile: KittyFrameFile?
+    /// Kitty over any link: one deflate stream for every frame (nil if zlib could not make one:
+    /// then each frame gets its own).
+    private let deflater: ZlibDeflater?
     /// Inside tmux: every kitty command (and the cursor move before it) goes wrapped in tmux's
     /// passthrough. The cursor move is then the outer terminal's, so it is moved by the pane's
     /// offset (`TmuxPane`: a split pane, a status line at the top).
@@ -20,6 +23,7 @@ struct PixelPictureWriter {
         self.passthrough = passthrough
         self.pane = pane
         if case .kitty(files: true, _) = output { frameFile = KittyFrameFile() } else { frameFile = nil }
+        if case .kitty = output { deflater = try? ZlibDeflater(level: 1) } else { deflater = nil }
     }
 
     /// The cell size the placement's shape is worked out with; without an answer, cells are
@@ -52,7 +56,7 @@ struct PixelPictureWriter {
                 cells.y += origin.row
             }
             try? KittyGraphicsEncoder.place(image, imageID: imageID, placementID: 1,
-                                            cells: cells, transport: transport, into: &command)
+                                            cells: cells, transport: transport, deflater: deflater, into: &command)
             bytes += passthrough ? TmuxPassthrough.wrapEach(command) : command
         case .sixel(let registers, _):
             var picture = image
