@@ -3,7 +3,7 @@
 /// repeated SGR, optionally inside synchronized output. Per cell it picks the cheapest form:
 /// only the SGR half (foreground or background) that differs; `▄` instead of `▀` when the
 /// colours in effect are the other way round; a space (or `█` when the colour is the foreground
-/// in effect) for a cell whose halves match; `38;5;n` in 24-bit mode when the colour is exactly
+/// in effect, where `█` fills the cell) for a cell whose halves match; `38;5;n` in 24-bit mode when the colour is exactly
 /// one of the xterm 256-colour cube or grey entries; and REP (`CSI n b`) for a run of identical
 /// blank cells, only where the terminal says it has it (`repeatsCharacters`).
 ///
@@ -30,6 +30,11 @@ public final class TerminalEncoder {
     public var usesExactPaletteIndices = true
     /// Pick `▄` or `█` where they save a colour change (off only to measure what they save).
     public var choosesCheaperGlyphs = true
+    /// The terminal's `█` covers the whole cell. xterm with an Xft font (`-fa`) draws it a pixel
+    /// short of the cell's top, bottom and right edges, and the background in effect (often the
+    /// colour of the cell written before) shows there as an outline that stays until the cell is
+    /// drawn again. False: a one-colour cell is always a space in its colour (`TerminalQuirks`).
+    public var fullBlockFillsCell = true
 
     /// A cell as the terminal shows it: colours reduced to the mode's codes, spaces normalised.
     /// A picture cell is kept as `▀` top-over-bottom whichever glyph drew it (`▄` with the colours
@@ -327,8 +332,8 @@ public final class TerminalEncoder {
             // Measuring: `▀` and spaces only.
         } else if glyph == Cell.space {
             // One colour: a space in it as background, or a full block when it is the
-            // foreground in effect (3 bytes instead of an SGR).
-            if background != currentBackground && background == currentForeground {
+            // foreground in effect (3 bytes instead of an SGR) and the block hides the background.
+            if fullBlockFillsCell && background != currentBackground && background == currentForeground {
                 glyph = TerminalEncoder.fullBlock
                 foreground = background
                 background = currentBackground
