@@ -134,7 +134,14 @@ public final class TerminalEncoder {
                         if synchronizedOutput { output.append(contentsOf: TerminalEncoder.beginSynchronized) }
                     }
                     moveCursor(toRow: row, column: column, screen: shownCells, output: &output)
-                    let glyphLength = write(shown, output: &output)
+                    // A one-colour cell written right after this one is cheaper when its colour
+                    // is then the background in effect: `write` may turn the half block round for it.
+                    var followingColor = TerminalEncoder.unknown
+                    if shown.character == Cell.upperHalfBlock && column + 1 < width && cells[index &+ 1] != last[index &+ 1] {
+                        let following = reduce(cells[index &+ 1])
+                        if following.character == Cell.space && following != shownCells[index &+ 1] { followingColor = following.background }
+                    }
+                    let glyphLength = write(shown, followedBySpaceIn: followingColor, output: &output)
                     shownCells[index] = shown
                     cursorColumn += 1
                     // Only after a one-byte glyph (a space): tmux 3.3 ignores REP after a multibyte
@@ -322,9 +329,11 @@ public final class TerminalEncoder {
     }
 
     /// Writes one cell in its cheapest form: the SGR changes it needs (none if its colours are in
-    /// effect), then its glyph. Returns the glyph's length in bytes (what a REP of it saves per cell).
+    /// effect), then its glyph. `followingColor`: the colour of a one-colour cell to be written
+    /// next (`unknown` when there is none), counted in the choice between `▀` and `▄`. Returns the
+    /// glyph's length in bytes (what a REP of it saves per cell).
     @inline(__always)
-    private func write(_ cell: ScreenCell, output: inout [UInt8]) -> Int {
+    private func write(_ cell: ScreenCell, followedBySpaceIn followingColor: UInt32, output: inout [UInt8]) -> Int {
         var glyph = cell.character
         var foreground = cell.foreground
         var background = cell.background
@@ -340,8 +349,12 @@ public final class TerminalEncoder {
             }
         } else if glyph == Cell.upperHalfBlock {
             // `▄` draws the bottom in the foreground: cheaper when the colours in effect match that way.
-            let upper = sgrCost(foreground: foreground, background: background)
-            let lower = sgrCost(foreground: background, background: foreground)
+            var upper = sgrCost(foreground: foreground, background: background)
+            var lower = sgrCost(foreground: background, background: foreground)
+            if followingColor != TerminalEncoder.unknown {
+                upper += oneColourCost(followingColor, foreground: foreground, background: background)
+                lower += oneColourCost(followingColor, foreground: background, background: foreground)
+            }
             if lower < upper {
                 glyph = TerminalEncoder.lowerHalfBlock
                 swap(&foreground, &background)
@@ -381,6 +394,15 @@ public final class TerminalEncoder {
         if needsBackground { cost += parameterLength(background) }
         if needsForeground && needsBackground { cost += 1 }
         return cost
+    }
+
+    /// Bytes of a one-colour cell in `color` written with these colours in effect: a space in the
+    /// background, a `█` in the foreground (where it fills the cell), or an SGR and a space.
+    @inline(__always)
+    private func oneColourCost(_ color: UInt32, foreground: UInt32, background: UInt32) -> Int {
+        if color == background { return 1 }
+        if color == foreground && fullBlockFillsCell { return 3 }
+        return 4 + parameterLength(color)
     }
 
     /// Length of `appendColor`'s parameters for a colour code.

@@ -200,10 +200,30 @@ final class TerminalEncoderTests: XCTestCase {
         var canvas = CellCanvas(columns: 3, rows: 1)
         let a = RGBColor(rawValue: 0x102030), b = RGBColor(rawValue: 0x405060)
         canvas.put(Cell(top: a, bottom: b), column: 0, row: 0)
-        canvas.put(Cell(top: a, bottom: a), column: 1, row: 0)  // the foreground in effect: `█`, no SGR
-        canvas.put(Cell(top: b, bottom: b), column: 2, row: 0)  // the background in effect: a space
+        // Cell 0 is turned round (`▄`) so that cell 1 is a space in the background in effect
+        // (1 byte rather than 3); cell 2 is then the foreground in effect: `█`, no SGR.
+        canvas.put(Cell(top: a, bottom: a), column: 1, row: 0)
+        canvas.put(Cell(top: b, bottom: b), column: 2, row: 0)
         let result = try encodeChecked(canvas)
-        XCTAssertEqual(result.text, "\u{1B}[H\u{1B}[38;2;16;32;48;48;2;64;80;96m▀█ ")
+        XCTAssertEqual(result.text, "\u{1B}[H\u{1B}[38;2;64;80;96;48;2;16;32;48m▄ █")
+    }
+
+    /// `▀` or `▄` is chosen for what follows too: with the colours in effect unknown both cost the
+    /// same, and the one that leaves the next (one-colour) cell's colour as the background wins,
+    /// so that cell is a bare space rather than an SGR and a space (where `█` would leave an outline).
+    func testTheHalfBlockIsTurnedSoTheNextOneColourCellIsABareSpace() throws {
+        var canvas = CellCanvas(columns: 2, rows: 1)
+        let sky = RGBColor(rawValue: 0x8AB0D8), pink = RGBColor(rawValue: 0xD8608A)
+        canvas.put(Cell(top: sky, bottom: pink), column: 0, row: 0)
+        canvas.put(Cell(top: sky, bottom: sky), column: 1, row: 0)
+        let encoder = TerminalEncoder(colorMode: .trueColor, synchronizedOutput: false)
+        encoder.fullBlockFillsCell = false
+        var bytes: [UInt8] = []
+        encoder.encode(canvas, into: &bytes)
+        let terminal = VirtualTerminal(columns: 2, rows: 1)
+        try terminal.feed(bytes)
+        assertScreen(terminal, shows: canvas, mode: .trueColor, "turned")
+        XCTAssertEqual(String(decoding: bytes, as: UTF8.self), "\u{1B}[H\u{1B}[38;2;216;96;138;48;2;138;176;216m▄ ")
     }
 
     /// xterm with an Xft font draws `█` a pixel short of the cell's top, bottom and right edges,

@@ -26,27 +26,14 @@ DIR as playing.png, the picture with its stray pixels in red as strays.png.
 import argparse
 import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
 import time
 
-
-def need(tool):
-    if shutil.which(tool) is None:
-        print(f"skip: {tool} is not installed")
-        sys.exit(77)
+from xvfb import need, start_xvfb, stop, wait_for
 
 
-def wait_for(condition, seconds, what):
-    deadline = time.time() + seconds
-    while time.time() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.1)
-    raise SystemExit(f"timed out waiting for {what}")
 
 
 def off_blend(pixel, top, bottom):
@@ -81,17 +68,10 @@ def main():
     log = os.path.join(home, "data", "phosphor.log")
     pid_file = os.path.join(work, "phosphor.pid")
 
-    display = None
-    for number in range(140, 200):
-        if not os.path.exists(f"/tmp/.X11-unix/X{number}") and not os.path.exists(f"/tmp/.X{number}-lock"):
-            display = f":{number}"
-            break
-    xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", "1600x1200x24", "-nolisten", "tcp"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    xvfb, display = start_xvfb("1600x1200")
     terminal = None
     socket = os.path.join(work, "mux.sock")
     try:
-        wait_for(lambda: os.path.exists(f"/tmp/.X11-unix/X{display[1:]}"), 10, "Xvfb")
         env = dict(os.environ, DISPLAY=display, PHOSPHOR_HOME=home, LANG="C.UTF-8")
         for name in ["TMUX", "STY", "COLORTERM", "XTERM_VERSION", "TERM_PROGRAM"]:
             env.pop(name, None)
@@ -177,18 +157,12 @@ def main():
                        input=bytes(mask), check=True)
         print(f"origin={origin_x},{origin_y} strays={strays} cells={stray_cells} of={cell_columns * cell_rows} colours={len(colours)}")
     finally:
-        if terminal:
-            terminal.terminate()
-            try:
-                terminal.wait(5)
-            except subprocess.TimeoutExpired:
-                terminal.kill()
+        stop(terminal)
         if args.multiplexer == "tmux":
             subprocess.run(["tmux", "-S", socket, "kill-server"], capture_output=True)
         elif args.multiplexer == "screen":
             subprocess.run(["screen", "-S", f"phosphor-outlines-{os.getpid()}", "-X", "quit"], capture_output=True)
-        xvfb.terminate()
-        xvfb.wait(5)
+        stop(xvfb)
 
 
 if __name__ == "__main__":
