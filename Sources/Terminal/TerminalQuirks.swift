@@ -9,7 +9,7 @@ public struct TerminalQuirks: Sendable, Equatable {
     public var isLinuxConsole: Bool
     /// xterm draws the cells: it sets `XTERM_VERSION` for its children. Another terminal started
     /// from an xterm's shell inherits the variable; kitty and Ghostty say who they are in TERM, and
-    /// VTE or Konsole (which say xterm-256color) then merely pay the few bytes of `fullBlockFillsCell`.
+    /// VTE or Konsole (which say xterm-256color) then merely pay the bytes of `fullBlockFillsCell`.
     /// Inside tmux or GNU screen the variable is the one the multiplexer was started with: it
     /// repaints our cells glyph for glyph and colour for colour on the terminal outside, so xterm's
     /// outlines come through it too, and that hint is all there is (tmux answers DA2 itself).
@@ -28,9 +28,10 @@ public struct TerminalQuirks: Sendable, Equatable {
     }
 
     /// `█` covers the whole cell (`TerminalEncoder.fullBlockFillsCell`). Not in xterm: with an Xft
-    /// font (`xterm -fa Monospace`) it draws the block a pixel short of the cell's top, bottom and
-    /// right edges, and the background in effect shows there as a lasting outline. Its bitmap fonts
-    /// fill the cell, but nothing outside tells the two apart, and spaces cost only a few bytes more.
+    /// font (`xterm -fa Monospace`) it draws the block 1–2 pixels short of the cell's top, bottom
+    /// and right edges, and the background in effect shows there as a lasting outline. Its bitmap
+    /// fonts fill the cell, but nothing outside tells the two apart; spaces cost about 9% more
+    /// bytes per frame on a game (BENCHMARKS.md §4c).
     public var fullBlockFillsCell: Bool { !isXterm }
 
     /// The terminal answers OSC 11 (the background-colour query) or ignores it silently.
