@@ -162,10 +162,11 @@ final class TerminalEncoderTests: XCTestCase {
     }
 
     /// Encodes `canvas` from a blank screen and checks the decoded screen equals the cell grid.
-    private func encodeChecked(_ canvas: CellCanvas, repeats: Bool = false, exactIndices: Bool = true,
+    private func encodeChecked(_ canvas: CellCanvas, repeats: Bool = false, exactIndices: Bool = true, fullBlockFillsCell: Bool = true,
                                file: StaticString = #filePath, line: UInt = #line) throws -> (text: String, terminal: VirtualTerminal) {
         let encoder = TerminalEncoder(colorMode: .trueColor, synchronizedOutput: false)
         encoder.repeatsCharacters = repeats
+        encoder.fullBlockFillsCell = fullBlockFillsCell
         encoder.usesExactPaletteIndices = exactIndices
         var bytes: [UInt8] = []
         encoder.encode(canvas, into: &bytes)
@@ -216,14 +217,7 @@ final class TerminalEncoderTests: XCTestCase {
         let sky = RGBColor(rawValue: 0x8AB0D8), pink = RGBColor(rawValue: 0xD8608A)
         canvas.put(Cell(top: sky, bottom: pink), column: 0, row: 0)
         canvas.put(Cell(top: sky, bottom: sky), column: 1, row: 0)
-        let encoder = TerminalEncoder(colorMode: .trueColor, synchronizedOutput: false)
-        encoder.fullBlockFillsCell = false
-        var bytes: [UInt8] = []
-        encoder.encode(canvas, into: &bytes)
-        let terminal = VirtualTerminal(columns: 2, rows: 1)
-        try terminal.feed(bytes)
-        assertScreen(terminal, shows: canvas, mode: .trueColor, "turned")
-        XCTAssertEqual(String(decoding: bytes, as: UTF8.self), "\u{1B}[H\u{1B}[38;2;216;96;138;48;2;138;176;216m▄ ")
+        XCTAssertEqual(try encodeChecked(canvas, fullBlockFillsCell: false).text, "\u{1B}[H\u{1B}[38;2;216;96;138;48;2;138;176;216m▄ ")
     }
 
     /// xterm with an Xft font draws `█` a pixel short of the cell's top, bottom and right edges,
