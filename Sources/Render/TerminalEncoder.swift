@@ -3,7 +3,7 @@
 /// repeated SGR, optionally inside synchronized output. Per cell it picks the cheapest form:
 /// only the SGR half (foreground or background) that differs; `▄` instead of `▀` when the
 /// colours in effect are the other way round; a space (or `█` when the colour is the foreground
-/// in effect) for a cell whose halves match; `38;5;n` in 24-bit mode when the colour is exactly
+/// in effect, where `█` fills the cell) for a cell whose halves match; `38;5;n` in 24-bit mode when the colour is exactly
 /// one of the xterm 256-colour cube or grey entries; and REP (`CSI n b`) for a run of identical
 /// blank cells, only where the terminal says it has it (`repeatsCharacters`).
 ///
@@ -30,6 +30,11 @@ public final class TerminalEncoder {
     public var usesExactPaletteIndices = true
     /// Pick `▄` or `█` where they save a colour change (off only to measure what they save).
     public var choosesCheaperGlyphs = true
+    /// The terminal's `█` covers the whole cell. xterm with an Xft font (`-fa`) draws it a pixel
+    /// short of the cell's top, bottom and right edges, and the background in effect (often the
+    /// colour of the cell written before) shows there as an outline that stays until the cell is
+    /// drawn again. False: a one-colour cell is always a space in its colour (`TerminalQuirks`).
+    public var fullBlockFillsCell = true
 
     /// A cell as the terminal shows it: colours reduced to the mode's codes, spaces normalised.
     /// A picture cell is kept as `▀` top-over-bottom whichever glyph drew it (`▄` with the colours
@@ -129,7 +134,14 @@ public final class TerminalEncoder {
                         if synchronizedOutput { output.append(contentsOf: TerminalEncoder.beginSynchronized) }
                     }
                     moveCursor(toRow: row, column: column, screen: shownCells, output: &output)
-                    let glyphLength = write(shown, output: &output)
+                    // A one-colour cell written right after this one is cheaper when its colour
+                    // is then the background in effect: `write` may turn the half block round for it.
+                    var followingColor = TerminalEncoder.unknown
+                    if shown.character == Cell.upperHalfBlock && column + 1 < width && cells[index &+ 1] != last[index &+ 1] {
+                        let following = reduce(cells[index &+ 1])
+                        if following.character == Cell.space && following != shownCells[index &+ 1] { followingColor = following.background }
+                    }
+                    let glyphLength = write(shown, followedBySpaceIn: followingColor, output: &output)
                     shownCells[index] = shown
                     cursorColumn += 1
                     // Only after a one-byte glyph (a space): tmux 3.3 ignores REP after a multibyte
@@ -317,9 +329,11 @@ public final class TerminalEncoder {
     }
 
     /// Writes one cell in its cheapest form: the SGR changes it needs (none if its colours are in
-    /// effect), then its glyph. Returns the glyph's length in bytes (what a REP of it saves per cell).
+    /// effect), then its glyph. `followingColor`: the colour of a one-colour cell to be written
+    /// next (`unknown` when there is none), counted in the choice between `▀` and `▄`. Returns the
+    /// glyph's length in bytes (what a REP of it saves per cell).
     @inline(__always)
-    private func write(_ cell: ScreenCell, output: inout [UInt8]) -> Int {
+    private func write(_ cell: ScreenCell, followedBySpaceIn followingColor: UInt32, output: inout [UInt8]) -> Int {
         var glyph = cell.character
         var foreground = cell.foreground
         var background = cell.background
@@ -327,16 +341,20 @@ public final class TerminalEncoder {
             // Measuring: `▀` and spaces only.
         } else if glyph == Cell.space {
             // One colour: a space in it as background, or a full block when it is the
-            // foreground in effect (3 bytes instead of an SGR).
-            if background != currentBackground && background == currentForeground {
+            // foreground in effect (3 bytes instead of an SGR) and the block hides the background.
+            if fullBlockFillsCell && background != currentBackground && background == currentForeground {
                 glyph = TerminalEncoder.fullBlock
                 foreground = background
                 background = currentBackground
             }
         } else if glyph == Cell.upperHalfBlock {
             // `▄` draws the bottom in the foreground: cheaper when the colours in effect match that way.
-            let upper = sgrCost(foreground: foreground, background: background)
-            let lower = sgrCost(foreground: background, background: foreground)
+            var upper = sgrCost(foreground: foreground, background: background)
+            var lower = sgrCost(foreground: background, background: foreground)
+            if followingColor != TerminalEncoder.unknown {
+                upper += oneColourCost(followingColor, foreground: foreground, background: background)
+                lower += oneColourCost(followingColor, foreground: background, background: foreground)
+            }
             if lower < upper {
                 glyph = TerminalEncoder.lowerHalfBlock
                 swap(&foreground, &background)
@@ -376,6 +394,15 @@ public final class TerminalEncoder {
         if needsBackground { cost += parameterLength(background) }
         if needsForeground && needsBackground { cost += 1 }
         return cost
+    }
+
+    /// Bytes of a one-colour cell in `color` written with these colours in effect: a space in the
+    /// background, a `█` in the foreground (where it fills the cell), or an SGR and a space.
+    @inline(__always)
+    private func oneColourCost(_ color: UInt32, foreground: UInt32, background: UInt32) -> Int {
+        if color == background { return 1 }
+        if color == foreground && fullBlockFillsCell { return 3 }
+        return 4 + parameterLength(color)
     }
 
     /// Length of `appendColor`'s parameters for a colour code.

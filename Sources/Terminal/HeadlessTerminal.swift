@@ -18,6 +18,8 @@ public final class HeadlessTerminal: TerminalDevice {
     public private(set) var synchronizedOutput = false
     public var repeatsCharacters: Bool { Terminfo.hasStringCapability("rep") }
     public var editsLines: Bool { Terminfo.hasStringCapability("dch") && Terminfo.hasStringCapability("ich") }
+    /// What a test says (the real terminal's comes from `TerminalQuirks`).
+    public var fullBlockFillsCell = true
     public private(set) var hasHungUp = false
     public private(set) var now: ContinuousClock.Instant
     /// Every byte written so far, in order.

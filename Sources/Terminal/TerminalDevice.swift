@@ -15,6 +15,8 @@ public protocol TerminalDevice: AnyObject {
     /// The terminal deletes and inserts characters in a line (DCH `CSI n P`, ICH `CSI n @`):
     /// terminfo has `dch` and `ich` (VTE, alacritty and foot entries lack them).
     var editsLines: Bool { get }
+    /// The terminal's `█` covers the whole cell (false in xterm: `TerminalQuirks.fullBlockFillsCell`).
+    var fullBlockFillsCell: Bool { get }
     /// The terminal went away (end of file or EIO on input).
     var hasHungUp: Bool { get }
     /// The time the app loop and its screens go by (the monotonic clock, or a test's own).

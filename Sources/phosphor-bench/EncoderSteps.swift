@@ -5,7 +5,8 @@ import Render
 /// `phosphor-bench encoder-steps`: the bytes per frame of consecutive game frames as each of
 /// the encoder's choices is switched on in turn, so each step's saving is measured on its own:
 /// changed cells with `▀` and spaces only, then `▄`/`█`, exact palette indices, REP, DCH/ICH
-/// row shifts; and at a downscaled size, snapping to the frame's colours off and on.
+/// row shifts, then what xterm pays for its short `█`; and at a downscaled size, snapping to the
+/// frame's colours off and on.
 struct EncoderSteps {
     struct Step {
         var name: String
@@ -30,6 +31,16 @@ struct EncoderSteps {
             encoder.shiftsRows = true
         },
     ] }
+
+    /// What xterm alone pays on top of every step: a one-colour cell is always a space in its
+    /// colour, never a `█` over another background (xterm's Xft `█` leaves the cell's edges open).
+    static var xtermStep: Step {
+        Step(name: "xterm only: + one-colour cells as spaces, no `█` (`TerminalQuirks.fullBlockFillsCell`)") { encoder in
+            encoder.repeatsCharacters = true
+            encoder.shiftsRows = true
+            encoder.fullBlockFillsCell = false
+        }
+    }
 
     /// Average bytes per frame after the first (the steady state), and distinct colours drawn.
     static func measure(_ frames: [RawFrameFile], columns: Int, rows: Int, step: Step) throws -> (bytes: Double, colors: Int) {
@@ -64,7 +75,7 @@ struct EncoderSteps {
         print("| step | bytes/frame at \(columns)×\(rows) (1:1) | vs the first |")
         print("|---|--:|--:|")
         var baseline = 0.0
-        for step in steps {
+        for step in steps + [xtermStep] {
             let bytes = try measure(frames, columns: columns, rows: rows, step: step).bytes
             if baseline == 0 { baseline = bytes }
             print("| \(step.name) | \(Int(bytes)) | \(String(format: "%.2f", bytes / baseline)) |")

@@ -6,6 +6,7 @@ import XCTest
 /// kitty (kitty graphics protocol) and xterm as a VT340 (sixel). A screenshot's picture region
 /// must match the core's own frame scaled to it, and quitting must leave no picture behind.
 /// The work is in `Support/real_terminal.py` (Xvfb, ImageMagick's `import`, xdotool).
+/// Half blocks in Debian's xterm with an Xft font: `Support/xterm_outlines.py`.
 final class RealTerminalTests: XCTestCase {
     /// `browser`: the library's preview pane with box art instead of a game.
     /// `touch`: a DS game, and a click on that frame pixel of its touch screen (`fields` has
@@ -75,5 +76,50 @@ final class RealTerminalTests: XCTestCase {
         XCTAssertTrue(result.mode.hasPrefix("sixel"), result.mode)
         XCTAssertGreaterThan(result.psnr, 30)
         XCTAssertLessThan(result.left, 0.1)
+    }
+
+    /// Half blocks of the game-like cartridge in `xterm -fa Monospace` (TERM=xterm), alone or
+    /// through a multiplexer started in it: the stray pixels (colours that are neither of their
+    /// cell's two nor a blend of them) in a screenshot of the stopped game.
+    private func strayPixels(through multiplexer: String? = nil, file: StaticString = #filePath, line: UInt = #line) throws
+        -> (pixels: Int, cells: Int, colours: Int) {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("phosphor-outlines-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let script = PhosphorProcess.packageRoot.appendingPathComponent("Tests/EndToEndTests/Support/xterm_outlines.py").path
+        let rom = PhosphorProcess.packageRoot.appendingPathComponent("Bench/gbc-scene/phosphor-scene.gbc").path
+        let output = try runCommand(["/usr/bin/env", "python3", script, "--binary", PhosphorProcess.binary.path,
+                                     "--rom", rom, "--work", work.path] + (multiplexer.map { ["--multiplexer", $0] } ?? []))
+        if output.hasPrefix("skip:") { throw XCTSkip(output.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        let fields = Dictionary(output.split(whereSeparator: \.isWhitespace).compactMap { field -> (String, Int)? in
+            let parts = field.split(separator: "=", maxSplits: 1).map(String.init)
+            return parts.count == 2 ? Int(parts[1]).map { (parts[0], $0) } : nil
+        }) { first, _ in first }
+        let pixels = try XCTUnwrap(fields["strays"], "no result from xterm_outlines.py: \(output)", file: file, line: line)
+        return (pixels, try XCTUnwrap(fields["cells"], file: file, line: line), try XCTUnwrap(fields["colours"], file: file, line: line))
+    }
+
+    /// xterm's Xft `█` is 1–2 pixels short of the cell's top, bottom and right edges (measured:
+    /// an 8×16 cell, the block over 6×13 of it); a one-colour cell written as `█` over another
+    /// background left that background as an outline until the cell changed. Measured with the
+    /// unfixed encoder: 9 300–12 050 stray pixels in 186–241 of 4 747 cells; now none.
+    func testXtermWithAnXftFontShowsNoOutlinesInTheHalfBlockPicture() throws {
+        let result = try strayPixels()
+        XCTAssertGreaterThan(result.colours, 8, "the game's picture is on the screen")
+        XCTAssertLessThanOrEqual(result.cells, 3, "cells with stray pixels (\(result.pixels) pixels)")
+    }
+
+    /// tmux and GNU screen repaint our cells glyph for glyph on the xterm outside (unfixed: 23 700–
+    /// 29 500 and 34 600–35 400 stray pixels); XTERM_VERSION, inherited from that xterm, says so.
+    func testXtermShowsNoOutlinesThroughTmux() throws {
+        let result = try strayPixels(through: "tmux")
+        XCTAssertGreaterThan(result.colours, 8)
+        XCTAssertLessThanOrEqual(result.cells, 3, "cells with stray pixels (\(result.pixels) pixels)")
+    }
+
+    func testXtermShowsNoOutlinesThroughGNUScreen() throws {
+        let result = try strayPixels(through: "screen")
+        XCTAssertGreaterThan(result.colours, 4, "the picture, in the 16 colours screen keeps for TERM=xterm")
+        XCTAssertLessThanOrEqual(result.cells, 3, "cells with stray pixels (\(result.pixels) pixels)")
     }
 }

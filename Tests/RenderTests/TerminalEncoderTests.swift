@@ -55,6 +55,7 @@ final class TerminalEncoderTests: XCTestCase {
                 let encoder = TerminalEncoder(colorMode: mode, synchronizedOutput: synchronized)
                 encoder.repeatsCharacters = Bool.random(using: &generator)
                 encoder.shiftsRows = Bool.random(using: &generator)
+                encoder.fullBlockFillsCell = Bool.random(using: &generator)
                 let terminal = VirtualTerminal(columns: columns, rows: rows)
                 var canvas = try randomCanvas(columns: columns, rows: rows, using: &generator)
                 var bytes: [UInt8] = []
@@ -66,6 +67,10 @@ final class TerminalEncoderTests: XCTestCase {
                     try terminal.feed(bytes)
                     assertScreen(terminal, shows: canvas, mode: mode, context)
                     XCTAssertEqual(terminal.waste, [], context)
+                    if !encoder.fullBlockFillsCell {
+                        // xterm: no `█` whose background could show around it.
+                        XCTAssertFalse(terminal.cells.contains { $0.character == 0x2588 }, context)
+                    }
                     if synchronized && !bytes.isEmpty {
                         XCTAssertEqual(Array(bytes.prefix(8)), Array("\u{1B}[?2026h".utf8), context)
                         XCTAssertEqual(Array(bytes.suffix(8)), Array("\u{1B}[?2026l".utf8), context)
@@ -157,10 +162,11 @@ final class TerminalEncoderTests: XCTestCase {
     }
 
     /// Encodes `canvas` from a blank screen and checks the decoded screen equals the cell grid.
-    private func encodeChecked(_ canvas: CellCanvas, repeats: Bool = false, exactIndices: Bool = true,
+    private func encodeChecked(_ canvas: CellCanvas, repeats: Bool = false, exactIndices: Bool = true, fullBlockFillsCell: Bool = true,
                                file: StaticString = #filePath, line: UInt = #line) throws -> (text: String, terminal: VirtualTerminal) {
         let encoder = TerminalEncoder(colorMode: .trueColor, synchronizedOutput: false)
         encoder.repeatsCharacters = repeats
+        encoder.fullBlockFillsCell = fullBlockFillsCell
         encoder.usesExactPaletteIndices = exactIndices
         var bytes: [UInt8] = []
         encoder.encode(canvas, into: &bytes)
@@ -195,10 +201,60 @@ final class TerminalEncoderTests: XCTestCase {
         var canvas = CellCanvas(columns: 3, rows: 1)
         let a = RGBColor(rawValue: 0x102030), b = RGBColor(rawValue: 0x405060)
         canvas.put(Cell(top: a, bottom: b), column: 0, row: 0)
-        canvas.put(Cell(top: a, bottom: a), column: 1, row: 0)  // the foreground in effect: `█`, no SGR
-        canvas.put(Cell(top: b, bottom: b), column: 2, row: 0)  // the background in effect: a space
+        // Cell 0 is turned round (`▄`) so that cell 1 is a space in the background in effect
+        // (1 byte rather than 3); cell 2 is then the foreground in effect: `█`, no SGR.
+        canvas.put(Cell(top: a, bottom: a), column: 1, row: 0)
+        canvas.put(Cell(top: b, bottom: b), column: 2, row: 0)
         let result = try encodeChecked(canvas)
-        XCTAssertEqual(result.text, "\u{1B}[H\u{1B}[38;2;16;32;48;48;2;64;80;96m▀█ ")
+        XCTAssertEqual(result.text, "\u{1B}[H\u{1B}[38;2;64;80;96;48;2;16;32;48m▄ █")
+    }
+
+    /// `▀` or `▄` is chosen for what follows too: with the colours in effect unknown both cost the
+    /// same, and the one that leaves the next (one-colour) cell's colour as the background wins,
+    /// so that cell is a bare space rather than an SGR and a space (where `█` would leave an outline).
+    func testTheHalfBlockIsTurnedSoTheNextOneColourCellIsABareSpace() throws {
+        var canvas = CellCanvas(columns: 2, rows: 1)
+        let sky = RGBColor(rawValue: 0x8AB0D8), pink = RGBColor(rawValue: 0xD8608A)
+        canvas.put(Cell(top: sky, bottom: pink), column: 0, row: 0)
+        canvas.put(Cell(top: sky, bottom: sky), column: 1, row: 0)
+        XCTAssertEqual(try encodeChecked(canvas, fullBlockFillsCell: false).text, "\u{1B}[H\u{1B}[38;2;216;96;138;48;2;138;176;216m▄ ")
+    }
+
+    /// xterm with an Xft font draws `█` a pixel short of the cell's top, bottom and right edges,
+    /// and the background in effect shows there as an outline. Where `fullBlockFillsCell` is off, a
+    /// picture cell that turns one colour is a space in that colour (its own background); elsewhere
+    /// it stays the 3-byte `█` in the foreground in effect. Both decode to the same cell grid.
+    func testACellTurningOneColourIsASpaceWhereTheFullBlockLeavesAnOutline() throws {
+        let sky = RGBColor(rawValue: 0x8AB0D8), pink = RGBColor(rawValue: 0xD8608A)
+        var before = CellCanvas(columns: 3, rows: 1)
+        before.put(Cell(top: sky, bottom: pink), column: 0, row: 0)
+        before.put(Cell(top: pink, bottom: sky), column: 1, row: 0)
+        before.put(Cell(top: sky, bottom: pink), column: 2, row: 0)
+        var after = before
+        after.put(Cell(top: sky, bottom: sky), column: 1, row: 0)  // the block goes, the sky stays
+        for fills in [true, false] {
+            let encoder = TerminalEncoder(colorMode: .trueColor, synchronizedOutput: false)
+            encoder.fullBlockFillsCell = fills
+            let terminal = VirtualTerminal(columns: 3, rows: 1)
+            var bytes: [UInt8] = []
+            encoder.encode(before, into: &bytes)
+            try terminal.feed(bytes)
+            bytes.removeAll()
+            encoder.encode(after, into: &bytes)
+            try terminal.feed(bytes)
+            assertScreen(terminal, shows: after, mode: .trueColor, "fullBlockFillsCell \(fills)")
+            XCTAssertEqual(terminal.waste, [])
+            // The colours in effect are sky on pink (the last cell of the first frame).
+            let text = String(decoding: bytes, as: UTF8.self)
+            let glyph = terminal.glyph(column: 1, row: 0)
+            if fills {
+                XCTAssertEqual(text, "\u{1B}[1;2H█")
+            } else {
+                XCTAssertEqual(text, "\u{1B}[1;2H\u{1B}[48;2;138;176;216m ")
+                XCTAssertEqual(glyph.character, Cell.space)
+                XCTAssertEqual(glyph.background, .rgb(sky.rawValue), "no pink left around the cell")
+            }
+        }
     }
 
     func testExactPaletteColoursAreSentByIndexIn24BitMode() throws {

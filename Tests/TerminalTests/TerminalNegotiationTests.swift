@@ -134,6 +134,25 @@ final class TerminalNegotiationTests: XCTestCase {
         XCTAssertNil(TerminalQuirks.cursesTerminalType(environment: ["TERM": "xterm"]))
         XCTAssertNil(TerminalQuirks.cursesTerminalType(environment: ["TERM": "screen", "COLORTERM": "truecolor"]))
     }
+
+    /// xterm's `█` leaves the cell's edges open (Xft fonts): spaces for one-colour cells there,
+    /// also through tmux and GNU screen started from an xterm (they repaint our cells as they are);
+    /// not in kitty or Ghostty started from an xterm's shell, nor anywhere without XTERM_VERSION.
+    func testXtermIsKnownByItsVersionVariableAlsoThroughAMultiplexer() {
+        let version = ["XTERM_VERSION": "XTerm(379)"]
+        XCTAssertFalse(TerminalQuirks(terminalName: "xterm", environment: version).fullBlockFillsCell)
+        XCTAssertFalse(TerminalQuirks(terminalName: "xterm-256color", environment: version).fullBlockFillsCell)
+        XCTAssertFalse(TerminalQuirks(terminalName: "tmux-256color", environment: version.merging(["TMUX": "/tmp/tmux-0/default,1,0"]) { a, _ in a })
+            .fullBlockFillsCell)
+        XCTAssertFalse(TerminalQuirks(terminalName: "screen", environment: version.merging(["STY": "1234.pts-0.host"]) { a, _ in a })
+            .fullBlockFillsCell)
+        XCTAssertTrue(TerminalQuirks(terminalName: "xterm-kitty", environment: version).fullBlockFillsCell)
+        XCTAssertTrue(TerminalQuirks(terminalName: "xterm-ghostty", environment: version).fullBlockFillsCell)
+        XCTAssertTrue(TerminalQuirks(terminalName: "foot", environment: version).fullBlockFillsCell)
+        XCTAssertTrue(TerminalQuirks(terminalName: "xterm-256color", environment: ["XTERM_VERSION": ""]).fullBlockFillsCell)
+        XCTAssertTrue(TerminalQuirks(terminalName: "xterm-256color", environment: [:]).fullBlockFillsCell)
+        XCTAssertTrue(TerminalQuirks(terminalName: "tmux-256color", environment: ["TMUX": "/tmp/tmux-0/default,1,0"]).fullBlockFillsCell)
+    }
 }
 
 private extension Array where Element == UInt8 {

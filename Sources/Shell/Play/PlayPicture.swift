@@ -28,11 +28,13 @@ final class PlayPicture {
     /// - Parameter repeatsCharacters: the terminal has REP (`CSI n b`; terminfo `rep`).
     /// - Parameter pacing: hold frames back on a slow link (off only to compare, in `make bench`).
     /// - Parameter editsLines: the terminal has DCH and ICH (terminfo `dch`, `ich`): scrolled rows are shifted.
+    /// - Parameter fullBlockFillsCell: the terminal's `█` covers the cell (not xterm's: `TerminalQuirks`).
     init(colorMode: ColorMode, integerScale: Bool, synchronizedOutput: Bool, repeatsCharacters: Bool = false,
-         editsLines: Bool = false, pacing: Bool = true) {
+         editsLines: Bool = false, fullBlockFillsCell: Bool = true, pacing: Bool = true) {
         renderer = FrameRenderer(colorMode: colorMode, synchronizedOutput: synchronizedOutput)
         renderer.encoder.repeatsCharacters = repeatsCharacters
         renderer.encoder.shiftsRows = editsLines
+        renderer.encoder.fullBlockFillsCell = fullBlockFillsCell
         self.integerScale = integerScale
         requestedColorMode = colorMode
         pacer = LinkPacer(isEnabled: pacing)

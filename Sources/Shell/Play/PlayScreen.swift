@@ -31,6 +31,8 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
     /// Set when the link proved too slow for pixels: half blocks for the rest of the game.
     private var pixelsTooSlow = false
     private var pixelLink = PixelLinkMonitor()
+    /// The screens' cells last written to the log (RealTerminalTests find the picture by them).
+    private var loggedScreenCells: [CellRect] = []
 
     init(session: GameSession, services: AppServices, terminal: any TerminalDevice) {
         self.session = session
@@ -41,7 +43,7 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
         cadence = DisplayCadence(start: terminal.now)
         picture = PlayPicture(colorMode: session.colorMode, integerScale: session.integerScale,
                               synchronizedOutput: terminal.synchronizedOutput, repeatsCharacters: terminal.repeatsCharacters,
-                              editsLines: terminal.editsLines,
+                              editsLines: terminal.editsLines, fullBlockFillsCell: terminal.fullBlockFillsCell,
                               pacing: session.linkPacing)
         let skinResult = services.skins.skin(for: session.system)
         skin = skinResult.skin
@@ -207,6 +209,11 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
         let columns = context.columns
         let rows = context.rows
         let layout = currentLayout(columns: columns, rows: rows)
+        let screenCells = layout.screens.map(\.cells)
+        if screenCells != loggedScreenCells {
+            loggedScreenCells = screenCells
+            for (index, cells) in screenCells.enumerated() { Log.info("layout: screen \(index) at cells \(cells)") }
+        }
         let tooSmall = layout.isTooSmall || context.terminal.isTooSmall
         session.setPaused(tooSmall, for: .terminalTooSmall)
         updateTouchScreen(layout)

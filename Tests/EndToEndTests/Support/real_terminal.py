@@ -32,21 +32,9 @@ import subprocess
 import sys
 import time
 
-
-def need(tool):
-    if shutil.which(tool) is None:
-        print(f"skip: {tool} is not installed")
-        sys.exit(77)
+from xvfb import need, start_xvfb, stop, wait_for
 
 
-def wait_for(condition, seconds, what):
-    deadline = time.time() + seconds
-    while time.time() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.1)
-    raise SystemExit(f"timed out waiting for {what}")
 
 
 def raw_rgb(png, width=None, height=None, filter_name=None):
@@ -117,16 +105,9 @@ def main():
         subprocess.run([args.binary, "run", "--headless", "--frames", "120", "--screenshot", reference, args.rom],
                        check=True, capture_output=True, env=dict(os.environ, PHOSPHOR_HOME=os.path.join(work, "headless")))
 
-    display = None
-    for number in range(140, 200):
-        if not os.path.exists(f"/tmp/.X11-unix/X{number}") and not os.path.exists(f"/tmp/.X{number}-lock"):
-            display = f":{number}"
-            break
-    xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    xvfb, display = start_xvfb("1024x768")
     terminal = None
     try:
-        wait_for(lambda: os.path.exists(f"/tmp/.X11-unix/X{display[1:]}"), 10, "Xvfb")
         env = dict(os.environ, DISPLAY=display, PHOSPHOR_HOME=home, LIBGL_ALWAYS_SOFTWARE="1", LANG="C.UTF-8")
         env.pop("TMUX", None)
         env.pop("STY", None)
@@ -203,14 +184,8 @@ def main():
         lit = sum(1 for triple in triples if triple != background)
         print(f"psnr={best:.2f} left={100.0 * lit / max(len(triples), 1):.3f}{touched} mode={mode}")
     finally:
-        if terminal:
-            terminal.terminate()
-            try:
-                terminal.wait(5)
-            except subprocess.TimeoutExpired:
-                terminal.kill()
-        xvfb.terminate()
-        xvfb.wait(5)
+        stop(terminal)
+        stop(xvfb)
 
 
 if __name__ == "__main__":
