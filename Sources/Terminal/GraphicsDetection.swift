@@ -36,6 +36,9 @@ public struct GraphicsDetection: Sendable {
 
     public private(set) var state = State.notStarted
     public private(set) var capabilities = GraphicsCapabilities()
+    /// `timedOut()` gave up before DA1 came: the first DA1 that comes later still decides sixel
+    /// (measured: kitty 0.26 under Xvfb answered after 2 s, four times the app's wait).
+    private var lateDA1Counts = false
     private let multiplexer: String?
     private let probeFile: String?
 
@@ -106,11 +109,12 @@ public struct GraphicsDetection: Sendable {
             capabilities.cellSize = CellPixelSize(width: width, height: height)
             return true
         case .deviceAttributes(let attributes):
-            if state == .detecting {
+            if state == .detecting || lateDA1Counts {
                 // The first number is the terminal's class (62, 63, 64…), the rest its features.
                 // Inside tmux the answer is tmux's own: not the outer terminal's sixel.
                 capabilities.sixel = !capabilities.insideTmux && attributes.dropFirst().contains(4)
                 state = .finished
+                lateDA1Counts = false
             }
             return false
         default:
@@ -119,9 +123,11 @@ public struct GraphicsDetection: Sendable {
     }
 
     /// No DA1 reply in time: whatever came so far stands (a terminal that did not answer DA1
-    /// did not say it has sixel).
+    /// did not say it has sixel), until a late DA1 says otherwise.
     public mutating func timedOut() {
-        if state == .detecting { state = .finished }
+        guard state == .detecting else { return }
+        state = .finished
+        lateDA1Counts = true
     }
 
     /// The tty's window size in pixels stands in for `CSI 16 t` when the terminal did not answer
