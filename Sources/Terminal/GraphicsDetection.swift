@@ -101,7 +101,10 @@ public struct GraphicsDetection: Sendable {
             if imageID == Self.fileQueryImageID { capabilities.kittyFiles = ok }
             return true
         case .graphicsAttribute(let item, let status, let values):
-            guard status == 0 else { return true }
+            guard status == 0 else {
+                if item == 1 { capabilities.colorRegistersRefused = true }
+                return true
+            }
             if item == 1, let registers = values.first, registers > 0 { capabilities.colorRegisters = registers }
             if item == 2, values.count >= 2, values[0] > 0, values[1] > 0 { capabilities.sixelMaximum = (values[0], values[1]) }
             return true

@@ -27,8 +27,8 @@ final class VideoOutputRecordedTests: XCTestCase {
         XCTAssertEqual(try auto("konsole-22.12.3").output, .kitty(files: false, cell: CellPixelSize(width: 8, height: 18)),
                        "kitty graphics before sixel; Konsole reads no files")
         XCTAssertEqual(try auto("foot-1.13.1").output, .sixel(registers: 1024, cell: CellPixelSize(width: 6, height: 16)))
-        XCTAssertEqual(try auto("mlterm-3.9.0").output, .sixel(registers: 16, cell: CellPixelSize(width: 9, height: 22)),
-                       "mlterm reports no registers: the VT340's 16")
+        XCTAssertEqual(try auto("mlterm-3.9.0").output, .sixel(registers: 256, cell: CellPixelSize(width: 9, height: 22)),
+                       "mlterm refuses the XTSMGRAPHICS read: 256, not the VT340's 16")
         XCTAssertEqual(try auto("xterm-379-vt340-256").output, .sixel(registers: 16, cell: CellPixelSize(width: 6, height: 13)),
                        "xterm reports no registers even with 256 set")
         XCTAssertEqual(try auto("tmux-3.3a-in-kitty-0.26.5-passthrough-on", multiplexer: "tmux").output,

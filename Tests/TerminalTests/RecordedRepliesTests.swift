@@ -94,13 +94,15 @@ final class RecordedRepliesTests: XCTestCase {
     }
 
     /// mlterm 3.9.0 answers both XTSMGRAPHICS reads with `CSI ? 1 ; 3 ; 0 S` (item 1, "failure",
-    /// even for item 2): no registers or geometry reported, sixel from DA1, the cell from
-    /// `CSI 16 t`; no DEC 2026, no kitty keyboard.
+    /// even for item 2): no registers or geometry reported (so 256, not a VT340's 16), sixel
+    /// from DA1, the cell from `CSI 16 t`; no DEC 2026, no kitty keyboard.
     func testMlterm390() throws {
         try check("mlterm-3.9.0", synchronizedOutput: false, background: .light, keyboard: .unsupported) {
             $0.sixel = true
+            $0.colorRegistersRefused = true
             $0.cellSize = CellPixelSize(width: 9, height: 22)
         }
+        XCTAssertEqual(try Self.replay("mlterm-3.9.0").capabilities.sixelRegisters, 256)
     }
 
     /// Konsole 22.12.3: kitty graphics direct but not through files (`ENOTSUPPORTED:`), sixel

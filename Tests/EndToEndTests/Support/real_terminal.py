@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A game in a real terminal under Xvfb, screenshotted (RealTerminalTests).
 
-    real_terminal.py --terminal kitty|xterm-vt340 --binary PHOSPHOR --rom ROM --work DIR [--browser]
+    real_terminal.py --terminal kitty|xterm-vt340|mlterm --binary PHOSPHOR --rom ROM --work DIR [--browser]
 
 Starts Xvfb on a free display and the terminal on it running `phosphor play --no-audio ROM`
 (PHOSPHOR_HOME in DIR), waits for the play screen's "pixels:" log line, takes a screenshot
@@ -62,7 +62,7 @@ def main():
     args = parser.parse_args()
     for tool in ["Xvfb", "import", "convert", "xdotool"]:
         need(tool)
-    need("kitty" if args.terminal == "kitty" else "xterm")
+    need({"kitty": "kitty", "mlterm": "mlterm"}.get(args.terminal, "xterm"))
 
     work = args.work
     home = os.path.join(work, "home")
@@ -107,6 +107,11 @@ def main():
             command = ["kitty", "--config", "NONE", "-o", "font_size=11", script]
             if args.browser:
                 command[3:3] = ["-o", "initial_window_width=1000", "-o", "initial_window_height=700", "-o", "remember_window_size=no"]
+            border = 0
+        elif args.terminal == "mlterm":
+            # Sixel out of the box; no scroll bar, so the text area starts at the window's corner. Its
+            # cells are 9x22 px: 110x33 of them fit the 1024x768 screen with the preview pane.
+            command = ["mlterm", "--sb=false", "-geometry", "110x33+0+0" if args.browser else "100x32+0+0", "-e", script]
             border = 0
         else:
             command = ["xterm", "-ti", "vt340", "-xrm", "XTerm*numColorRegisters: 256",
