@@ -19,7 +19,8 @@ import PhosphorKit
 /// Inside tmux only the kitty queries are asked, wrapped in tmux's passthrough: tmux 3.3a with
 /// `allow-passthrough on` hands them to the outer terminal and its answer back to us (measured),
 /// but answers DA1 itself, at once, so the kitty answer arrives after DA1 and counts then; with
-/// passthrough off tmux drops the query and nothing answers. Sixel is not asked there (its DA1
+/// passthrough off tmux drops the query and nothing answers. (Recorded replies of real
+/// terminals, tmux and GNU screen included: `Tests/Fixtures/terminal-replies`.) Sixel is not asked there (its DA1
 /// would be tmux's own). Inside GNU screen nothing is asked: it passes no graphics through.
 /// UI thread only.
 public struct GraphicsDetection: Sendable {
@@ -63,7 +64,8 @@ public struct GraphicsDetection: Sendable {
             capabilities.insideTmux = true
             capabilities.blockedReason = Self.tmuxWithoutPassthrough
             state = .detecting
-            // The cell size is tmux's to answer (it knows the outer terminal's).
+            // The cell size is tmux's to answer; 3.3a does not (measured), and then the tty's
+            // pixels, which tmux fills in from the outer terminal, stand in.
             return TmuxPassthrough.wrap(kittyQueries()) + Self.cellSizeQuery
         }
         if let multiplexer {
