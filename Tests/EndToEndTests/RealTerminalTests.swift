@@ -74,7 +74,8 @@ final class RealTerminalTests: XCTestCase {
 
     /// foot 1.13.1 in cage: sixel with its 1024 registers. foot starts the game at 80x24 and
     /// resizes the window a moment later: the game must follow (the status bar on the window's
-    /// last row), also when that resize came before its SIGWINCH handler was in place.
+    /// last row), whether that resize came before its SIGWINCH handler was in place or during
+    /// the start-up queries' wait (both were seen here).
     func testFootShowsTheFrameInSixelAtTheWindowsSizeAndQuittingClearsIt() throws {
         let result = try play(in: "foot")
         assertShownAndCleared(result, mode: "sixel (1024 colours)")
