@@ -34,7 +34,7 @@ run() {
     kill $pid 2>/dev/null; wait $pid 2>/dev/null
     if [ -s "$here/$name.info" ]; then echo "recorded $name"; else echo "FAILED $name:"; cat "$work/$name.log"; fi
 }
-wanted() { [ $# -eq 0 ] || [ -z "$selected" ] || echo " $selected " | grep -q " $1 "; }
+wanted() { [ -z "$selected" ] || echo " $selected " | grep -q " $1 "; }
 selected="$*"
 
 tmuxconf() { printf 'set -g allow-passthrough %s\nset -g default-terminal tmux-256color\n' "$1" > "$work/tmux-$1.conf"; }
