@@ -28,7 +28,8 @@ DEPS_GL := libegl1 libegl-mesa0 libgl1-mesa-dri libgbm1
 DEPS_CORES := libretro-nestopia libretro-gambatte libretro-mgba libretro-bsnes-mercury-performance \
 	libretro-desmume libretro-beetle-pce-fast
 DEPS_TEST := tmux cc65 sdcc binutils-arm-none-eabi libchafa-dev libglib2.0-dev python3 zip p7zip-full zsh \
-	openssh-server openssh-client xvfb xterm xdotool kitty imagemagick screen x11-utils fonts-dejavu-core
+	openssh-server openssh-client xvfb xterm xdotool kitty imagemagick screen x11-utils fonts-dejavu-core \
+	mlterm foot cage xwayland grim
 # make bench: a venv for the peer (gambaterm, from PyPI); libsixel for the pixel section's comparison;
 # sqlite3 counts the library section's games.
 DEPS_BENCH := python3-venv libsixel-dev sqlite3

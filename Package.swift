@@ -73,7 +73,7 @@ let package = Package(
         .testTarget(name: "AudioTests", dependencies: ["Audio", "PhosphorKit"]),
         .testTarget(name: "InputTests", dependencies: ["Input", "PhosphorKit", "Terminal", "TestSupport"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "PhosphorKit", "TestSupport"]),
-        .testTarget(name: "TerminalTests", dependencies: ["Terminal", "Input"]),
+        .testTarget(name: "TerminalTests", dependencies: ["Terminal", "Input", "TestSupport"]),
         .testTarget(name: "ShellTests", dependencies: [
             "Shell", "Terminal", "Emulation", "Input", "Library", "PhosphorKit", "TestSupport",
         ]),

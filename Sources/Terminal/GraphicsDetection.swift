@@ -22,7 +22,8 @@ import PhosphorKit
 /// passthrough off tmux drops the query and nothing answers. The wrapped query goes out only
 /// once tmux's DA1 reply is in (`followUp`): sent in the same burst as ncurses' switch to the
 /// alternate screen, tmux 3.3a drops it on the way to a real kitty 0.26.5 (measured under Xvfb:
-/// no answer; one round trip later, `OK`), presumably while the pane waits to be redrawn. Sixel is not asked there (its DA1
+/// no answer; one round trip later, `OK`), presumably while the pane waits to be redrawn. (Recorded replies of real
+/// terminals, tmux and GNU screen included: `Tests/Fixtures/terminal-replies`.) Sixel is not asked there (its DA1
 /// would be tmux's own). Inside GNU screen nothing is asked: it passes no graphics through.
 /// UI thread only.
 public struct GraphicsDetection: Sendable {
@@ -42,6 +43,9 @@ public struct GraphicsDetection: Sendable {
     /// Bytes to write once DA1 is answered (inside tmux: the wrapped kitty queries); the
     /// negotiation takes them with `takeFollowUp`.
     private var followUp: [UInt8] = []
+    /// `timedOut()` gave up before DA1 came: the first DA1 that comes later still decides sixel
+    /// (measured: kitty 0.26 under Xvfb answered after 2 s, four times the app's wait).
+    private var lateDA1Counts = false
     private let multiplexer: String?
     private let probeFile: String?
 
@@ -66,7 +70,8 @@ public struct GraphicsDetection: Sendable {
             capabilities.insideTmux = true
             capabilities.blockedReason = Self.tmuxWithoutPassthrough
             state = .detecting
-            // The cell size is tmux's to answer (it knows the outer terminal's).
+            // The cell size is tmux's to answer; 3.3a does not (measured), and then the tty's
+            // pixels, which tmux fills in from the outer terminal, stand in.
             followUp = TmuxPassthrough.wrap(kittyQueries())
             return Self.cellSizeQuery
         }
@@ -105,7 +110,10 @@ public struct GraphicsDetection: Sendable {
             if imageID == Self.fileQueryImageID { capabilities.kittyFiles = ok }
             return true
         case .graphicsAttribute(let item, let status, let values):
-            guard status == 0 else { return true }
+            guard status == 0 else {
+                if item == 1 { capabilities.colorRegistersRefused = true }
+                return true
+            }
             if item == 1, let registers = values.first, registers > 0 { capabilities.colorRegisters = registers }
             if item == 2, values.count >= 2, values[0] > 0, values[1] > 0 { capabilities.sixelMaximum = (values[0], values[1]) }
             return true
@@ -113,11 +121,12 @@ public struct GraphicsDetection: Sendable {
             capabilities.cellSize = CellPixelSize(width: width, height: height)
             return true
         case .deviceAttributes(let attributes):
-            if state == .detecting {
+            if state == .detecting || lateDA1Counts {
                 // The first number is the terminal's class (62, 63, 64…), the rest its features.
                 // Inside tmux the answer is tmux's own: not the outer terminal's sixel.
                 capabilities.sixel = !capabilities.insideTmux && attributes.dropFirst().contains(4)
                 state = .finished
+                lateDA1Counts = false
             }
             return false
         default:
@@ -126,9 +135,11 @@ public struct GraphicsDetection: Sendable {
     }
 
     /// No DA1 reply in time: whatever came so far stands (a terminal that did not answer DA1
-    /// did not say it has sixel).
+    /// did not say it has sixel), until a late DA1 says otherwise.
     public mutating func timedOut() {
-        if state == .detecting { state = .finished }
+        guard state == .detecting else { return }
+        state = .finished
+        lateDA1Counts = true
     }
 
     /// The tty's window size in pixels stands in for `CSI 16 t` when the terminal did not answer

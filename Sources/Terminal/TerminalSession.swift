@@ -108,6 +108,10 @@ public final class TerminalSession: TerminalDevice {
         isOpen = true
         updateRestoreSequence()
         try systemCall("sigaction") { csystem_install_signal_handlers(signalPipe.write) }
+        // A resize before the handler was in place sent a SIGWINCH nobody heard: foot under a
+        // compositor starts us at 80x24 and resizes the window a moment later (measured: the
+        // game stayed at 80x24 in a 212x43 foot). Read the size again now that none is lost.
+        refreshSize()
     }
 
     /// What gives the terminal back, in the order it must happen.

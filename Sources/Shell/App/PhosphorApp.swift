@@ -109,8 +109,11 @@ final class PhosphorApp {
     /// The kitty protocol query is answered within a round trip; menus draw after it so the
     /// first screen already knows whether key releases exist.
     private func waitForNegotiation(deadline: ContinuousClock.Instant) {
-        while !negotiation.isFinished, terminal.now < deadline {
-            _ = terminal.wait(timeout: deadline - terminal.now)
+        while !negotiation.isFinished, !quitRequested, terminal.now < deadline {
+            let wake = terminal.wait(timeout: deadline - terminal.now)
+            // Signals in the wait count: foot resizes its window just after starting us (the
+            // SIGWINCH came in this wait, measured), and Ctrl-C at start must still quit.
+            for signal in wake.signals { handleSignal(signal) }
             let now = terminal.now
             for event in decoder.decode(terminal.readAvailable(), now: now) { route(event, now: now) }
         }

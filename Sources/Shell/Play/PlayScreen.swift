@@ -61,9 +61,10 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
     /// half blocks and the pixel layer, taking down what the old one showed.
     private func updateVideoOutput() {
         let choice = pixelsTooSlow ? VideoModeChoice.blocks : session.videoMode
-        // A late answer counts: inside tmux the outer terminal's kitty answer comes after DA1.
+        // A late answer counts: inside tmux the outer terminal's kitty answer comes after DA1,
+        // and a terminal busy at start answers after the wait (a late DA1's sixel, cell size).
         var lateAnswer = false
-        if services.graphics.kitty != graphics.kitty {
+        if services.graphics != graphics {
             graphics = services.graphics
             videoChoice = nil
             lateAnswer = true
@@ -72,6 +73,7 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
         let firstTime = videoChoice == nil
         videoChoice = choice
         let (output, notice) = VideoOutput.resolve(choice, capabilities: graphics)
+        let hadPixels = picture.pixels != nil
         if let old = picture.pixels, old.output != output { terminal.write(old.hide()) }
         if picture.pixels?.output != output {
             picture.pixels = output.isPixels ? PlayPixelLayer(output: output, passthrough: graphics.insideTmux, pane: services.tmuxPane) : nil
@@ -81,7 +83,7 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
         // player asked for a mode that cannot be had.
         if let notice, choice != .auto || firstTime { session.notify(notice, now: clock()) }
         // The half-block notice said at start no longer holds: say what took its place.
-        if lateAnswer, notice == nil, output.isPixels {
+        if lateAnswer, notice == nil, output.isPixels, !hadPixels {
             session.notify("pixels: \(output.name)\(graphics.insideTmux ? " through tmux's passthrough" : "")", now: clock())
         }
         repaintFully()

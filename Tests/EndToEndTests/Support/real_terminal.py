@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A game in a real terminal under Xvfb, screenshotted (RealTerminalTests).
 
-    real_terminal.py --terminal kitty|xterm-vt340 --binary PHOSPHOR --rom ROM --work DIR [--browser]
+    real_terminal.py --terminal kitty|xterm-vt340|mlterm|foot --binary PHOSPHOR --rom ROM --work DIR [--browser]
                      [--touch X,Y]
 
 Starts Xvfb on a free display and the terminal on it running `phosphor play --no-audio ROM`
@@ -17,6 +17,12 @@ and exits 0, or prints `skip: <why>` and exits 77 when a tool is missing.
 With `--touch X,Y` (a DS cartridge) it also clicks the middle of frame pixel X,Y of the touch
 screen, where the "touch screen:" log line says that screen is in terminal pixels, and adds
 `clicked=<terminal pixel> touch=<the "touch: pointer" log line's pointer and pixel>` to the line.
+
+foot is Wayland only: it runs in cage (a kiosk compositor) on wlroots' headless backend, as
+`nobody` when we are root (cage refuses root), screenshots are grim's, and the game is quit
+with SIGTERM (cage 0.1.4 has no virtual keyboard for wtype). There the output also has
+`bottom=<per cent of the window's last cell row lit>`: the status bar must be on the window's
+last row (the game uses the size foot gave it, also when foot resized just after starting it).
 
 With `--browser` the library is opened instead (a window wide enough for its preview pane), every
 system given the same box art (drawn here with ImageMagick); the preview's region (its
@@ -81,9 +87,11 @@ def main():
     parser.add_argument("--browser", action="store_true")
     parser.add_argument("--touch")
     args = parser.parse_args()
-    for tool in ["Xvfb", "import", "convert", "xdotool"]:
+    foot = args.terminal == "foot"
+    for tool in ["convert"] + (["foot", "cage", "Xwayland", "grim"] if foot else ["Xvfb", "import", "xdotool"]):
         need(tool)
-    need("kitty" if args.terminal == "kitty" else "xterm")
+    if not foot:
+        need({"kitty": "kitty", "mlterm": "mlterm"}.get(args.terminal, "xterm"))
 
     work = args.work
     home = os.path.join(work, "home")
@@ -105,29 +113,60 @@ def main():
         subprocess.run([args.binary, "run", "--headless", "--frames", "120", "--screenshot", reference, args.rom],
                        check=True, capture_output=True, env=dict(os.environ, PHOSPHOR_HOME=os.path.join(work, "headless")))
 
-    xvfb, display = start_xvfb("1024x768")
+    xvfb, display = (None, None) if foot else start_xvfb("1024x768")
     terminal = None
     try:
-        env = dict(os.environ, DISPLAY=display, PHOSPHOR_HOME=home, LIBGL_ALWAYS_SOFTWARE="1", LANG="C.UTF-8")
+        if foot:
+            env = dict(os.environ, PHOSPHOR_HOME=home, LANG="C.UTF-8", HOME=work, XDG_RUNTIME_DIR=os.path.join(work, "runtime"),
+                       WLR_BACKENDS="headless", WLR_RENDERER="pixman", WLR_LIBINPUT_NO_DEVICES="1")
+            os.makedirs(env["XDG_RUNTIME_DIR"], mode=0o700, exist_ok=True)
+        else:
+            env = dict(os.environ, DISPLAY=display, PHOSPHOR_HOME=home, LIBGL_ALWAYS_SOFTWARE="1", LANG="C.UTF-8")
         env.pop("TMUX", None)
         env.pop("STY", None)
         script = os.path.join(work, "play.sh")
+        pid_file = os.path.join(work, "phosphor.pid")
+        size_file = os.path.join(work, "tty-size")
         with open(script, "w") as file:
             # The window stays open after the game, so the second screenshot sees what quitting left.
             run = f"'{args.binary}'" if args.browser else f"'{args.binary}' play --no-audio '{args.rom}'"
-            file.write(f"#!/bin/sh\n{run}\necho $? > '{exit_file}'\nsleep 60\n")
+            file.write(f"#!/bin/sh\nsh -c 'echo $$ > \"$1\"; shift; exec \"$@\"' - '{pid_file}' {run}\n"
+                       f"echo $? > '{exit_file}'\nstty size > '{size_file}'\nsleep 60\n")
         os.chmod(script, 0o755)
-        if args.terminal == "kitty":
+        # cage will not run as root: then the terminal, the game and its files are nobody's.
+        as_user = []
+        if foot and os.geteuid() == 0:
+            as_user = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
+            for folder, _, names in os.walk(work):
+                for name in [folder] + [os.path.join(folder, name) for name in names]:
+                    os.chown(name, 65534, 65534)
+
+        def screenshot(path):
+            if foot:
+                sockets = [name for name in os.listdir(env["XDG_RUNTIME_DIR"]) if name.startswith("wayland-") and not name.endswith(".lock")]
+                subprocess.run(as_user + ["grim", path], check=True, env=dict(env, WAYLAND_DISPLAY=sockets[0]), cwd=work)
+            else:
+                subprocess.run(["import", "-window", "root", path], check=True, env=env)
+
+        if foot:
+            command = as_user + ["cage", "--", "foot", script]
+            border = 2  # foot's default padding
+        elif args.terminal == "kitty":
             command = ["kitty", "--config", "NONE", "-o", "font_size=11", script]
             if args.browser or args.touch:
                 command[3:3] = ["-o", "initial_window_width=1000", "-o", "initial_window_height=700", "-o", "remember_window_size=no"]
+            border = 0
+        elif args.terminal == "mlterm":
+            # Sixel out of the box; no scroll bar, so the text area starts at the window's corner. Its
+            # cells are 9x22 px: 110x33 of them fit the 1024x768 screen with the preview pane.
+            command = ["mlterm", "--sb=false", "-geometry", "110x33+0+0" if args.browser else "100x32+0+0", "-e", script]
             border = 0
         else:
             command = ["xterm", "-ti", "vt340", "-xrm", "XTerm*numColorRegisters: 256",
                        "-geometry", "120x40+0+0" if args.browser else "100x32+0+0",
                        "-e", script]
             border = 2  # xterm's internal border
-        terminal = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        terminal = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=work)
 
         def placement():
             if not os.path.exists(log):
@@ -145,7 +184,7 @@ def main():
         columns, rows, x, y = int(columns), int(rows), int(x), int(y)
         cell_width, cell_height = int(cell_width), int(cell_height)
         shot = os.path.join(work, "playing.png")
-        subprocess.run(["import", "-window", "root", shot], check=True, env=env)
+        screenshot(shot)
 
         left = border + x * cell_width
         top = border + y * cell_height
@@ -168,21 +207,32 @@ def main():
                     error = sum((a - b) ** 2 for a, b in zip(seen, reference_pixels)) / max(len(reference_pixels), 1)
                     best = max(best, 99.0 if error == 0 else 10 * math.log10(255 * 255 / error))
 
-        wid = subprocess.run(["xdotool", "search", "--sync", "--onlyvisible", "--pid", str(terminal.pid)],
-                             capture_output=True, text=True, env=env).stdout.split()
-        if wid:
-            subprocess.run(["xdotool", "windowfocus", "--sync", wid[0]], env=env, capture_output=True)
-        key = "q" if args.browser else "c"
-        subprocess.run(["xdotool", "keydown", "ctrl", "keydown", key, "keyup", key, "keyup", "ctrl"], env=env, check=True)
+        if foot:
+            os.kill(int(open(pid_file).read()), 15)  # the game we started, by its id
+        else:
+            wid = subprocess.run(["xdotool", "search", "--sync", "--onlyvisible", "--pid", str(terminal.pid)],
+                                 capture_output=True, text=True, env=env).stdout.split()
+            if wid:
+                subprocess.run(["xdotool", "windowfocus", "--sync", wid[0]], env=env, capture_output=True)
+            key = "q" if args.browser else "c"
+            subprocess.run(["xdotool", "keydown", "ctrl", "keydown", key, "keyup", key, "keyup", "ctrl"], env=env, check=True)
         wait_for(lambda: os.path.exists(exit_file), 15, "the game to quit")
         time.sleep(1)
         after = os.path.join(work, "after.png")
-        subprocess.run(["import", "-window", "root", after], check=True, env=env)
+        screenshot(after)
         pixels = crop(after)
         triples = [pixels[i:i + 3] for i in range(0, len(pixels), 3)]
         background = max(set(triples[::97]), key=triples[::97].count)
         lit = sum(1 for triple in triples if triple != background)
-        print(f"psnr={best:.2f} left={100.0 * lit / max(len(triples), 1):.3f}{touched} mode={mode}")
+        bottom = ""
+        if foot:
+            # The window's last cell row while playing: the status bar, if the game has the window's size.
+            rows, columns = (int(value) for value in open(size_file).read().split())
+            row = raw_rgb(shot + f"[{columns * cell_width}x{cell_height}+{border}+{border + (rows - 1) * cell_height}]")
+            cells = [row[i:i + 3] for i in range(0, len(row), 3)]
+            window_background = raw_rgb(shot + "[1x1+0+0]")  # foot's padding, in its background colour
+            bottom = f" bottom={100.0 * sum(1 for cell in cells if cell != window_background) / max(len(cells), 1):.1f}"
+        print(f"psnr={best:.2f} left={100.0 * lit / max(len(triples), 1):.3f}{touched}{bottom} mode={mode}")
     finally:
         stop(terminal)
         stop(xvfb)

@@ -28,6 +28,17 @@ final class TerminalQuirksInProcessTests: XCTestCase {
         game.stepUntilPicture([])
     }
 
+    /// foot under a compositor starts us at 80x24 and makes the window bigger a moment later,
+    /// while the start-up queries are out: that SIGWINCH must not be lost in the wait.
+    func testAResizeDuringTheStartUpWaitIsFollowed() throws {
+        let app = try AppHarness(columns: 80, rows: 24, label: "resize-at-start")
+        defer { app.finish() }
+        app.terminal.resize(columns: 100, rows: 32)  // SIGWINCH, before the answers are read
+        app.screen.resize(columns: 100, rows: 32)
+        try app.startBrowser()
+        app.step(until: "the browser on all 32 rows") { !$0.text(row: 31).trimmingCharacters(in: .whitespaces).isEmpty }
+    }
+
     /// GNU screen: 8 colours (said once, with the fix), Esc held back until the next key
     /// (`ESC ESC [ B` opens the menu and moves down), and F1 as the second pause key.
     func testUnderGNUScreenTheMenuOpensAndTheColourAdviceShows() throws {

@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""Records what a real terminal answers to Phosphor's start-up queries (GraphicsDetectionTests).
+
+    record.py --mode plain|tmux|screen --out DIR/NAME [--seconds 3]
+
+Run it *inside* the terminal (record.sh starts each one). It puts the tty in raw mode and
+writes the bytes `TerminalNegotiation.start()` writes (the tests check `NAME.sent` against
+the Swift code, so the two cannot drift apart): DECRQM 2026, OSC 11, the graphics queries
+(`GraphicsDetection.start()`: kitty `a=q` direct and through a temporary file, XTSMGRAPHICS
+colour registers and geometry, `CSI 16 t`; inside tmux only the kitty query wrapped in its
+passthrough and `CSI 16 t`; inside GNU screen none) and the keyboard's `CSI ? u` + DA1. Like
+the app, when a `CSI ? flags u` came before the DA1 reply it pushes the game flags and asks
+again (`CSI > 11 u CSI ? u CSI c`), and pops them (`CSI < u`) at the end. Everything read in
+the next `--seconds` goes to NAME.reply as raw bytes (late answers too: tmux's passthrough
+answer comes after tmux's own DA1), every write to NAME.sent, and NAME.info gets TERM, the
+tty's TIOCGWINSZ (columns, rows, pixel width, pixel height) and each read's time and length
+(the reads a terminal's answer is split across).
+"""
+
+import argparse
+import base64
+import fcntl
+import os
+import re
+import select
+import struct
+import termios
+import time
+import tty
+
+PROBE = "/dev/shm/phosphor-tty-graphics-protocol-record-1.rgb"
+
+
+def queries(mode):
+    sync = b"\x1b[?2026$p"
+    background = b"\x1b]11;?\x1b\\"
+    kitty = b"\x1b_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\x1b\\"
+    cell = b"\x1b[16t"
+    keyboard = b"\x1b[?u\x1b[c"
+    if mode == "tmux":
+        wrapped = b"\x1bPtmux;" + kitty.replace(b"\x1b", b"\x1b\x1b") + b"\x1b\\"
+        return sync + background + wrapped + cell + keyboard
+    if mode == "screen":
+        return sync + background + keyboard
+    path = base64.b64encode(PROBE.encode()).decode()
+    kitty_file = f"\x1b_Gi=32,s=1,v=1,a=q,t=t,f=24;{path}\x1b\\".encode()
+    return sync + background + kitty + kitty_file + b"\x1b[?1;1S\x1b[?2;1S" + cell + keyboard
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--mode", choices=["plain", "tmux", "screen"], required=True)
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--seconds", type=float, default=3.0)
+    args = parser.parse_args()
+
+    if args.mode == "plain":
+        with open(PROBE, "wb") as probe:
+            probe.write(b"\0\0\0")
+    fd = os.open("/dev/tty", os.O_RDWR)
+    saved = termios.tcgetattr(fd)
+    winsize = struct.unpack("HHHH", fcntl.ioctl(fd, termios.TIOCGWINSZ, b"\0" * 8))
+    reply, sent, reads = b"", b"", []
+    try:
+        tty.setraw(fd)
+        start = time.monotonic()
+        first = queries(args.mode)
+        os.write(fd, first)
+        sent += first
+        pushed = False
+        da1 = re.compile(rb"\x1b\[\?[0-9;]*c")
+        flags = re.compile(rb"\x1b\[\?[0-9]*u")
+        while time.monotonic() - start < args.seconds:
+            ready, _, _ = select.select([fd], [], [], 0.05)
+            if not ready:
+                continue
+            chunk = os.read(fd, 4096)
+            reads.append((round((time.monotonic() - start) * 1000), len(chunk)))
+            reply += chunk
+            # The app's verification round: flags before the first DA1 reply mean the protocol.
+            first_da1 = da1.search(reply)
+            if not pushed and first_da1 and flags.search(reply, 0, first_da1.start()):
+                push = b"\x1b[>11u\x1b[?u\x1b[c"
+                os.write(fd, push)
+                sent += push
+                pushed = True
+        if pushed:
+            os.write(fd, b"\x1b[<u")
+            sent += b"\x1b[<u"
+    finally:
+        termios.tcsetattr(fd, termios.TCSAFLUSH, saved)
+        os.close(fd)
+        probe_read = args.mode == "plain" and not os.path.exists(PROBE)
+        if args.mode == "plain" and not probe_read:
+            os.remove(PROBE)
+    with open(args.out + ".reply", "wb") as file:
+        file.write(reply)
+    with open(args.out + ".sent", "wb") as file:
+        file.write(sent)
+    with open(args.out + ".info", "w") as file:
+        file.write(f"TERM={os.environ.get('TERM', '')}\n")
+        file.write(f"winsize={winsize[1]}x{winsize[0]} pixels={winsize[2]}x{winsize[3]}\n")
+        if args.mode == "plain":
+            file.write(f"probe file read and deleted by the terminal: {'yes' if probe_read else 'no'}\n")
+        file.write("reads (ms:bytes): " + " ".join(f"{ms}:{length}" for ms, length in reads) + "\n")
+
+
+if __name__ == "__main__":
+    main()
