@@ -5,10 +5,11 @@
 
 Run it *inside* the terminal (record.sh starts each one). It puts the tty in raw mode and
 writes the bytes `TerminalNegotiation.start()` writes (the tests check `NAME.sent` against
-the Swift code, so the two cannot drift apart): DECRQM 2026, OSC 11, the graphics queries
+the Swift code, so the two cannot drift apart): DECRQM 2026 and 1016, OSC 11, XTVERSION, the
+graphics queries
 (`GraphicsDetection.start()`: kitty `a=q` direct and through a temporary file, XTSMGRAPHICS
-colour registers and geometry, `CSI 16 t`; inside tmux only the kitty query wrapped in its
-passthrough and `CSI 16 t`; inside GNU screen none) and the keyboard's `CSI ? u` + DA1. Like
+colour registers and geometry, `CSI 16 t`; inside tmux only `CSI 16 t`, and the kitty query wrapped
+in its passthrough once tmux's own DA1 reply is in; inside GNU screen none) and the keyboard's `CSI ? u` + DA1. Like
 the app, when a `CSI ? flags u` came before the DA1 reply it pushes the game flags and asks
 again (`CSI > 11 u CSI ? u CSI c`), and pops them (`CSI < u`) at the end. Everything read in
 the next `--seconds` goes to NAME.reply as raw bytes (late answers too: tmux's passthrough
@@ -32,19 +33,21 @@ PROBE = "/dev/shm/phosphor-tty-graphics-protocol-record-1.rgb"
 
 
 def queries(mode):
+    """The first burst, and (inside tmux) what goes out once the first DA1 reply is in."""
     sync = b"\x1b[?2026$p"
-    background = b"\x1b]11;?\x1b\\"
+    pixel_mouse = b"\x1b[?1016$p"
+    background = b"\x1b]11;?\x1b\\" + b"\x1b[>q"  # OSC 11, then XTVERSION
     kitty = b"\x1b_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\x1b\\"
     cell = b"\x1b[16t"
     keyboard = b"\x1b[?u\x1b[c"
     if mode == "tmux":
         wrapped = b"\x1bPtmux;" + kitty.replace(b"\x1b", b"\x1b\x1b") + b"\x1b\\"
-        return sync + background + wrapped + cell + keyboard
+        return sync + pixel_mouse + background + cell + keyboard, wrapped
     if mode == "screen":
-        return sync + background + keyboard
+        return sync + pixel_mouse + background + keyboard, b""
     path = base64.b64encode(PROBE.encode()).decode()
     kitty_file = f"\x1b_Gi=32,s=1,v=1,a=q,t=t,f=24;{path}\x1b\\".encode()
-    return sync + background + kitty + kitty_file + b"\x1b[?1;1S\x1b[?2;1S" + cell + keyboard
+    return sync + pixel_mouse + background + kitty + kitty_file + b"\x1b[?1;1S\x1b[?2;1S" + cell + keyboard, b""
 
 
 def main():
@@ -64,10 +67,11 @@ def main():
     try:
         tty.setraw(fd)
         start = time.monotonic()
-        first = queries(args.mode)
+        first, after_da1 = queries(args.mode)
         os.write(fd, first)
         sent += first
         pushed = False
+        followed_up = not after_da1
         da1 = re.compile(rb"\x1b\[\?[0-9;]*c")
         flags = re.compile(rb"\x1b\[\?[0-9]*u")
         while time.monotonic() - start < args.seconds:
@@ -79,6 +83,11 @@ def main():
             reply += chunk
             # The app's verification round: flags before the first DA1 reply mean the protocol.
             first_da1 = da1.search(reply)
+            # Inside tmux the wrapped kitty query goes out once tmux's own DA1 reply is in, as the app does.
+            if not followed_up and first_da1:
+                os.write(fd, after_da1)
+                sent += after_da1
+                followed_up = True
             if not pushed and first_da1 and flags.search(reply, 0, first_da1.start()):
                 push = b"\x1b[>11u\x1b[?u\x1b[c"
                 os.write(fd, push)
