@@ -41,11 +41,10 @@ public final class Downsampler {
         if let scale = layout.integerScale {
             drawReplicated(frame, source: source, at: layout.picture, scale: scale, on: &canvas)
         } else if options.snapsToFrameColors, layout.picture.width * 2 >= source.width, layout.picture.height * 2 >= source.height,
-                  hasFewColors(frame, source: source) {
+                  drawNearestIfFewColors(frame, source: source, at: layout.picture, on: &canvas) {
             // Pixel art down to half size (each output pixel covers under two source pixels a
             // side): the nearest one keeps edges hard and colours exact, at a fraction of the
             // averaging cost. Photos and 3D scenes (many colours) are averaged.
-            drawNearest(frame, source: source, at: layout.picture, on: &canvas)
         } else {
             drawAveraged(frame, source: source, at: layout.picture, snapping: options.snapsToFrameColors, on: &canvas)
         }
@@ -105,28 +104,14 @@ public final class Downsampler {
         }
     }
 
-    /// Whether the source has at most `FramePalette.limit` colours (stops at the first one over).
-    private func hasFewColors(_ frame: FrameSource, source: PixelRect) -> Bool {
+    /// Nearest-neighbour sampling (output pixel (x, y) shows the source pixel under its centre)
+    /// if the source has at most `FramePalette.limit` colours; false, with the picture partly
+    /// drawn, at the first row that has one more. One pass: each source row is decoded once,
+    /// counted, and copied to the output rows that sample it. `draw` has just filled the target,
+    /// so every cell here is already a `▀` cell.
+    private func drawNearestIfFewColors(_ frame: FrameSource, source: PixelRect, at picture: PixelRect,
+                                        on canvas: inout CellCanvas) -> Bool {
         palette.reset()
-        let row = rowBuffer.pointer(capacity: source.width)
-        let bytesPerPixel = frame.format.bytesPerPixel
-        // Pixel art repeats a colour along a row: only a change can be a new colour.
-        var previous = UInt32.max
-        for sourceY in 0..<source.height {
-            frame.format.decodeRow(frame.bytes, offset: (source.y + sourceY) * frame.pitch + source.x * bytesPerPixel,
-                                   count: source.width, into: row)
-            for x in 0..<source.width where row[x] != previous {
-                previous = row[x]
-                palette.insert(previous)
-            }
-            if palette.isOverLimit { return false }
-        }
-        return true
-    }
-
-    /// Nearest-neighbour sampling: output pixel (x, y) shows the source pixel under its centre.
-    /// `draw` has just filled the target, so every cell here is already a `▀` cell.
-    private func drawNearest(_ frame: FrameSource, source: PixelRect, at picture: PixelRect, on canvas: inout CellCanvas) {
         let row = rowBuffer.pointer(capacity: source.width)
         let columns = canvas.columns
         let bytesPerPixel = frame.format.bytesPerPixel
@@ -135,24 +120,34 @@ public final class Downsampler {
         for outputX in 0..<picture.width {
             sourceColumns[outputX] = Int32(min(source.width - 1, (2 * outputX + 1) * source.width / (2 * picture.width)))
         }
-        var decodedRow = -1
-        canvas.cells.withUnsafeMutableBufferPointer { buffer in
+        func sourceRow(ofOutputRow outputY: Int) -> Int {
+            min(source.height - 1, (2 * outputY + 1) * source.height / (2 * picture.height))
+        }
+        // Pixel art repeats a colour along a row: only a change can be a new colour.
+        var previous = UInt32.max
+        var outputY = 0
+        return canvas.cells.withUnsafeMutableBufferPointer { buffer in
             let cells = buffer.baseAddress!
-            for outputY in 0..<picture.height {
-                let sourceY = min(source.height - 1, (2 * outputY + 1) * source.height / (2 * picture.height))
-                if sourceY != decodedRow {
-                    frame.format.decodeRow(frame.bytes, offset: (source.y + sourceY) * frame.pitch + source.x * bytesPerPixel,
-                                           count: source.width, into: row)
-                    decodedRow = sourceY
+            for sourceY in 0..<source.height {
+                frame.format.decodeRow(frame.bytes, offset: (source.y + sourceY) * frame.pitch + source.x * bytesPerPixel,
+                                       count: source.width, into: row)
+                for x in 0..<source.width where row[x] != previous {
+                    previous = row[x]
+                    palette.insert(previous)
                 }
-                let y = picture.y + outputY
-                let rowCells = cells + ((y >> 1) &* columns &+ picture.x)
-                if y & 1 == 0 {
-                    for x in 0..<picture.width { rowCells[x].foreground = RGBColor(rawValue: row[Int(sourceColumns[x])]) }
-                } else {
-                    for x in 0..<picture.width { rowCells[x].background = RGBColor(rawValue: row[Int(sourceColumns[x])]) }
+                if palette.isOverLimit { return false }
+                while outputY < picture.height && sourceRow(ofOutputRow: outputY) == sourceY {
+                    let y = picture.y + outputY
+                    let rowCells = cells + ((y >> 1) &* columns &+ picture.x)
+                    if y & 1 == 0 {
+                        for x in 0..<picture.width { rowCells[x].foreground = RGBColor(rawValue: row[Int(sourceColumns[x])]) }
+                    } else {
+                        for x in 0..<picture.width { rowCells[x].background = RGBColor(rawValue: row[Int(sourceColumns[x])]) }
+                    }
+                    outputY += 1
                 }
             }
+            return true
         }
     }
 
