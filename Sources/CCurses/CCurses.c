@@ -189,7 +189,12 @@ void ccurses_box(ccurses_window *window, int foreground, int background) {
 }
 
 void ccurses_stage(ccurses_window *window) { wnoutrefresh((WINDOW *)window); }
-void ccurses_update(void) { doupdate(); }
+static unsigned long update_count = 0;
+void ccurses_update(void) {
+    update_count++;
+    doupdate();
+}
+unsigned long ccurses_update_count(void) { return update_count; }
 void ccurses_repaint(ccurses_window *window) { redrawwin((WINDOW *)window); }
 void ccurses_repaint_all(void) { clearok(curscr, TRUE); }
 void ccurses_keep_screen(ccurses_window *window) { clearok((WINDOW *)window, FALSE); }
@@ -201,7 +206,11 @@ void ccurses_cursor(int *row, int *column) {
     *column = x;
 }
 
+/// vid_puts' output goes here: the caller already wrote SGR 0 itself.
+static int discard_output(int character) { return character; }
+
 void ccurses_attributes_reset(void) {
-    vidattr(A_NORMAL);
-    doupdate();  // flushes ncurses' own output buffer
+    // Only ncurses' belief changes: nothing is written, so nothing waits in its output buffer and
+    // no doupdate is needed (one per game frame compared every line of the screen for nothing).
+    vid_puts(A_NORMAL, 0, NULL, discard_output);
 }

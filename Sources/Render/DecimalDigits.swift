@@ -16,27 +16,44 @@ struct DecimalDigits {
         self.table = table
     }
 
-    /// Appends the decimal form of `value` (≥ 0).
+    /// Appends the decimal form of `value` (≥ 0). Inlined into the SGR writers: the rare large
+    /// values go through `appendLarge`, which keeps this one free of recursion.
     @inline(__always)
     func append(_ value: Int, to output: inout [UInt8]) {
         if value >= DecimalDigits.limit {
-            append(value / DecimalDigits.limit, to: &output)
-            let rest = value % DecimalDigits.limit
-            output.append(UInt8(48 + rest / 100))
-            output.append(UInt8(48 + (rest / 10) % 10))
-            output.append(UInt8(48 + rest % 10))
+            appendLarge(value, to: &output)
             return
         }
-        let base = value &* 4
-        let count = Int(table[base])
-        output.append(table[base &+ 1])
-        if count > 1 { output.append(table[base &+ 2]) }
-        if count > 2 { output.append(table[base &+ 3]) }
+        table.withUnsafeBufferPointer { digits in
+            let entry = digits.baseAddress! + value &* 4
+            let count = entry[0]
+            output.append(entry[1])
+            if count > 1 { output.append(entry[2]) }
+            if count > 2 { output.append(entry[3]) }
+        }
+    }
+
+    @inline(never)
+    private func appendLarge(_ value: Int, to output: inout [UInt8]) {
+        append(value / DecimalDigits.limit, to: &output)
+        let rest = value % DecimalDigits.limit
+        output.append(UInt8(48 + rest / 100))
+        output.append(UInt8(48 + (rest / 10) % 10))
+        output.append(UInt8(48 + rest % 10))
     }
 
     /// How many bytes `append` writes for `value`.
     @inline(__always)
     static func width(_ value: Int) -> Int {
-        value < 10 ? 1 : value < 100 ? 2 : value < 1000 ? 3 : 1 + width(value / 10)
+        if value < 10 { return 1 }
+        if value < 100 { return 2 }
+        if value < 1000 { return 3 }
+        var digits = 4
+        var rest = value / 10_000
+        while rest > 0 {
+            digits += 1
+            rest /= 10
+        }
+        return digits
     }
 }

@@ -10,6 +10,8 @@ public final class Downsampler {
     private var weightCache: [AxisKey: AxisWeights] = [:]
     /// One decoded source row (0x00RRGGBB).
     private var rowBuffer = ScratchBuffer<UInt32>()
+    /// Nearest-neighbour sampling's source column per output column.
+    private var columnMap = ScratchBuffer<Int32>()
     /// Horizontal-pass results, one plane per channel: `sourceRows × outputWidth`, in 1/65536 units.
     private var red = ScratchBuffer<UInt32>()
     private var green = ScratchBuffer<UInt32>()
@@ -39,11 +41,10 @@ public final class Downsampler {
         if let scale = layout.integerScale {
             drawReplicated(frame, source: source, at: layout.picture, scale: scale, on: &canvas)
         } else if options.snapsToFrameColors, layout.picture.width * 2 >= source.width, layout.picture.height * 2 >= source.height,
-                  hasFewColors(frame, source: source) {
+                  drawNearestIfFewColors(frame, source: source, at: layout.picture, on: &canvas) {
             // Pixel art down to half size (each output pixel covers under two source pixels a
             // side): the nearest one keeps edges hard and colours exact, at a fraction of the
             // averaging cost. Photos and 3D scenes (many colours) are averaged.
-            drawNearest(frame, source: source, at: layout.picture, on: &canvas)
         } else {
             drawAveraged(frame, source: source, at: layout.picture, snapping: options.snapsToFrameColors, on: &canvas)
         }
@@ -59,68 +60,94 @@ public final class Downsampler {
         return made
     }
 
-    /// Exact replication: every source pixel becomes a `scale`×`scale` block of half-block pixels.
+    /// Exact replication: every source pixel becomes a `scale`×`scale` block of half-block pixels
+    /// (at 1:1 a straight copy of each decoded row into the cells' top or bottom halves).
+    /// `draw` has just filled the target, so every cell here is already a `▀` cell.
     private func drawReplicated(_ frame: FrameSource, source: PixelRect, at picture: PixelRect, scale: Int, on canvas: inout CellCanvas) {
         let row = rowBuffer.pointer(capacity: source.width)
         let columns = canvas.columns
         let bytesPerPixel = frame.format.bytesPerPixel
-        canvas.cells.withUnsafeMutableBufferPointer { cells in
+        let width = source.width
+        canvas.cells.withUnsafeMutableBufferPointer { buffer in
+            let cells = buffer.baseAddress!
             for sourceY in 0..<source.height {
                 frame.format.decodeRow(frame.bytes, offset: (source.y + sourceY) * frame.pitch + source.x * bytesPerPixel,
-                                       count: source.width, into: row)
+                                       count: width, into: row)
                 for repeatY in 0..<scale {
                     let y = picture.y + sourceY * scale + repeatY
-                    var index = (y >> 1) * columns + picture.x
-                    let isTop = y & 1 == 0
-                    for sourceX in 0..<source.width {
-                        let color = RGBColor(rawValue: row[sourceX])
-                        for _ in 0..<scale {
-                            Downsampler.store(color, isTop: isTop, in: &cells[index])
-                            index &+= 1
-                        }
-                    }
+                    let rowCells = cells + ((y >> 1) &* columns &+ picture.x)
+                    Downsampler.storeRow(row, count: width, scale: scale, isTop: y & 1 == 0, into: rowCells)
                 }
             }
         }
     }
 
-    /// Whether the source has at most `FramePalette.limit` colours (stops at the first one over).
-    private func hasFewColors(_ frame: FrameSource, source: PixelRect) -> Bool {
-        palette.reset()
-        let row = rowBuffer.pointer(capacity: source.width)
-        let bytesPerPixel = frame.format.bytesPerPixel
-        for sourceY in 0..<source.height {
-            frame.format.decodeRow(frame.bytes, offset: (source.y + sourceY) * frame.pitch + source.x * bytesPerPixel,
-                                   count: source.width, into: row)
-            for x in 0..<source.width { palette.insert(row[x]) }
-            if palette.isOverLimit { return false }
+    /// Writes `count` colours, each `scale` times, into the top (or bottom) halves of `cells`.
+    @inline(__always)
+    private static func storeRow(_ row: UnsafePointer<UInt32>, count: Int, scale: Int, isTop: Bool,
+                                 into cells: UnsafeMutablePointer<Cell>) {
+        if scale == 1 {
+            if isTop {
+                for x in 0..<count { cells[x].foreground = RGBColor(rawValue: row[x]) }
+            } else {
+                for x in 0..<count { cells[x].background = RGBColor(rawValue: row[x]) }
+            }
+            return
         }
-        return true
+        var index = 0
+        for x in 0..<count {
+            let color = RGBColor(rawValue: row[x])
+            for _ in 0..<scale {
+                if isTop { cells[index].foreground = color } else { cells[index].background = color }
+                index &+= 1
+            }
+        }
     }
 
-    /// Nearest-neighbour sampling: output pixel (x, y) shows the source pixel under its centre.
-    private func drawNearest(_ frame: FrameSource, source: PixelRect, at picture: PixelRect, on canvas: inout CellCanvas) {
+    /// Nearest-neighbour sampling (output pixel (x, y) shows the source pixel under its centre)
+    /// if the source has at most `FramePalette.limit` colours; false, with the picture partly
+    /// drawn, at the first row that has one more. One pass: each source row is decoded once,
+    /// counted, and copied to the output rows that sample it. `draw` has just filled the target,
+    /// so every cell here is already a `▀` cell.
+    private func drawNearestIfFewColors(_ frame: FrameSource, source: PixelRect, at picture: PixelRect,
+                                        on canvas: inout CellCanvas) -> Bool {
+        palette.reset()
         let row = rowBuffer.pointer(capacity: source.width)
         let columns = canvas.columns
         let bytesPerPixel = frame.format.bytesPerPixel
-        var decodedRow = -1
-        canvas.cells.withUnsafeMutableBufferPointer { cells in
-            for outputY in 0..<picture.height {
-                let sourceY = min(source.height - 1, (2 * outputY + 1) * source.height / (2 * picture.height))
-                if sourceY != decodedRow {
-                    frame.format.decodeRow(frame.bytes, offset: (source.y + sourceY) * frame.pitch + source.x * bytesPerPixel,
-                                           count: source.width, into: row)
-                    decodedRow = sourceY
+        // The source column of each output column, once per frame instead of a division per pixel.
+        let sourceColumns = columnMap.pointer(capacity: picture.width)
+        for outputX in 0..<picture.width {
+            sourceColumns[outputX] = Int32(min(source.width - 1, (2 * outputX + 1) * source.width / (2 * picture.width)))
+        }
+        func sourceRow(ofOutputRow outputY: Int) -> Int {
+            min(source.height - 1, (2 * outputY + 1) * source.height / (2 * picture.height))
+        }
+        // Pixel art repeats a colour along a row: only a change can be a new colour.
+        var previous = UInt32.max
+        var outputY = 0
+        return canvas.cells.withUnsafeMutableBufferPointer { buffer in
+            let cells = buffer.baseAddress!
+            for sourceY in 0..<source.height {
+                frame.format.decodeRow(frame.bytes, offset: (source.y + sourceY) * frame.pitch + source.x * bytesPerPixel,
+                                       count: source.width, into: row)
+                for x in 0..<source.width where row[x] != previous {
+                    previous = row[x]
+                    palette.insert(previous)
                 }
-                let y = picture.y + outputY
-                let isTop = y & 1 == 0
-                var index = (y >> 1) * columns + picture.x
-                for outputX in 0..<picture.width {
-                    let sourceX = min(source.width - 1, (2 * outputX + 1) * source.width / (2 * picture.width))
-                    Downsampler.store(RGBColor(rawValue: row[sourceX]), isTop: isTop, in: &cells[index])
-                    index &+= 1
+                if palette.isOverLimit { return false }
+                while outputY < picture.height && sourceRow(ofOutputRow: outputY) == sourceY {
+                    let y = picture.y + outputY
+                    let rowCells = cells + ((y >> 1) &* columns &+ picture.x)
+                    if y & 1 == 0 {
+                        for x in 0..<picture.width { rowCells[x].foreground = RGBColor(rawValue: row[Int(sourceColumns[x])]) }
+                    } else {
+                        for x in 0..<picture.width { rowCells[x].background = RGBColor(rawValue: row[Int(sourceColumns[x])]) }
+                    }
+                    outputY += 1
                 }
             }
+            return true
         }
     }
 

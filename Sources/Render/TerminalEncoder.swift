@@ -11,30 +11,34 @@
 /// colours are in effect. Anything else that writes to the terminal must be followed by
 /// `invalidate()` (screen content changed: full redraw) or at least `forgetTerminalState()`
 /// (only colours/cursor changed). Not thread-safe: use it on the one thread that writes the tty.
+///
+/// The state read or written for every cell is `@exclusivity(unchecked)`: the encoder is used
+/// from one thread and never hands these properties out `inout`, and the runtime's dynamic
+/// exclusivity check on each access cost more than the rest of `reduce` (callgrind).
 public final class TerminalEncoder {
     /// Colour reduction for everything emitted; changing it forces a full redraw.
-    public var colorMode: ColorMode {
+    @exclusivity(unchecked) public var colorMode: ColorMode {
         didSet { if colorMode != oldValue { invalidate() } }
     }
     /// Wrap each non-empty frame in `CSI ? 2026 h` … `CSI ? 2026 l` (synchronized output).
-    public var synchronizedOutput: Bool
+    @exclusivity(unchecked) public var synchronizedOutput: Bool
     /// The terminal knows REP (`CSI n b`, repeat the last character): runs of identical cells
     /// are sent as one cell and a count. Off unless the terminal said so (terminfo `rep`).
-    public var repeatsCharacters = false
+    @exclusivity(unchecked) public var repeatsCharacters = false
     /// The terminal knows DCH and ICH (`CSI n P`, `CSI n @`): a row whose picture moved sideways
     /// by 1–3 cells (a scrolling game) is shifted in place and only what is new is written.
     /// Off unless the terminal said so (terminfo `dch` and `ich`).
-    public var shiftsRows = false
+    @exclusivity(unchecked) public var shiftsRows = false
     /// In 24-bit mode, send a colour that is exactly an xterm palette entry 16–255 as `38;5;n`
     /// (8–10 bytes shorter). Entries 0–15 are never used: users recolour those.
-    public var usesExactPaletteIndices = true
+    @exclusivity(unchecked) public var usesExactPaletteIndices = true
     /// Pick `▄` or `█` where they save a colour change (off only to measure what they save).
-    public var choosesCheaperGlyphs = true
+    @exclusivity(unchecked) public var choosesCheaperGlyphs = true
     /// The terminal's `█` covers the whole cell. xterm with an Xft font (`-fa`) draws it a pixel
     /// short of the cell's top, bottom and right edges, and the background in effect (often the
     /// colour of the cell written before) shows there as an outline that stays until the cell is
     /// drawn again. False: a one-colour cell is always a space in its colour (`TerminalQuirks`).
-    public var fullBlockFillsCell = true
+    @exclusivity(unchecked) public var fullBlockFillsCell = true
 
     /// A cell as the terminal shows it: colours reduced to the mode's codes, spaces normalised.
     /// A picture cell is kept as `▀` top-over-bottom whichever glyph drew it (`▄` with the colours
@@ -51,19 +55,19 @@ public final class TerminalEncoder {
     private static let anyForeground: UInt32 = 0xFFFF_FFFE
     private static let unknownCell = Cell(character: unknown, foreground: .black, background: .black)
 
-    private var columns = 0
-    private var rows = 0
+    @exclusivity(unchecked) private var columns = 0
+    @exclusivity(unchecked) private var rows = 0
     /// The canvas cells last encoded (before reduction): the fast "unchanged" check.
     private var lastCanvas: [Cell] = []
     /// What the terminal shows, per cell.
     private var screen: [ScreenCell] = []
-    private var cursorRow = -1
-    private var cursorColumn = -1
-    private var currentForeground = TerminalEncoder.unknown
-    private var currentBackground = TerminalEncoder.unknown
+    @exclusivity(unchecked) private var cursorRow = -1
+    @exclusivity(unchecked) private var cursorColumn = -1
+    @exclusivity(unchecked) private var currentForeground = TerminalEncoder.unknown
+    @exclusivity(unchecked) private var currentBackground = TerminalEncoder.unknown
     private let digits = DecimalDigits()
-    private var cache256 = PaletteCache(match: PaletteMatcher.nearest256)
-    private var cache16 = PaletteCache(match: PaletteMatcher.nearest16)
+    @exclusivity(unchecked) private var cache256 = PaletteCache(match: PaletteMatcher.nearest256)
+    @exclusivity(unchecked) private var cache16 = PaletteCache(match: PaletteMatcher.nearest16)
 
     public init(colorMode: ColorMode, synchronizedOutput: Bool) {
         self.colorMode = colorMode
@@ -186,7 +190,7 @@ public final class TerminalEncoder {
 
     /// One row's reduced cells, for `rowShift` (a raw buffer: this runs for every changed row of
     /// every frame, and an array property pays for exclusivity and uniqueness checks per cell).
-    private var rowScratch = ScratchBuffer<ScreenCell>()
+    @exclusivity(unchecked) private var rowScratch = ScratchBuffer<ScreenCell>()
     private static let shiftDistances = [1, -1, 2, -2, 3, -3]
 
     /// The shift of the changed part of `row` that leaves the most cells already right, when it
@@ -195,33 +199,53 @@ public final class TerminalEncoder {
                           screen: UnsafePointer<ScreenCell>) -> RowShift? {
         let rowStart = row &* columns
         let rowCells = cells + rowStart, rowLast = last + rowStart, shown = screen + rowStart
-        var first = -1, lastChanged = -1
+        var first = -1, lastChanged = -1, changed = 0
         for x in 0..<columns where rowCells[x] != rowLast[x] {
             if first < 0 { first = x }
             lastChanged = x
+            changed &+= 1
         }
-        guard first >= 0, lastChanged - first >= 16 else { return nil }
+        // A shift must leave `minimumGain` more cells right than none does. Unchanged cells are
+        // right already and a shift cannot make every cell right, so it gains at most
+        // `changed - 1`: rows with fewer changes are not searched.
+        guard first >= 0, lastChanged - first >= 16, changed > TerminalEncoder.minimumGain else { return nil }
         let start = first, end = lastChanged + 1
         // `reduced[x]` is column x's cell as the terminal would show it (x in start..<end).
         let reduced = rowScratch.pointer(capacity: end)
         for x in start..<end { reduced[x] = reduce(rowCells[x]) }
         var unshifted = 0
-        for x in start..<end where reduced[x] == shown[x] { unshifted += 1 }
+        for x in start..<end where reduced[x] == shown[x] { unshifted &+= 1 }
+        // The first distance with the most matches wins, if it gains enough. A distance is given
+        // up as soon as it can no longer beat both the best so far and that threshold (same answer
+        // as counting every cell, at a fraction of the comparisons on rows no shift explains).
+        let enough = unshifted + TerminalEncoder.minimumGain
         var best = 0, bestMatches = unshifted
         for distance in TerminalEncoder.shiftDistances {
+            let needed = max(bestMatches + 1, enough)
+            let from = max(start, start - distance), to = min(end, end - distance)
+            guard to - from >= needed else { continue }
             var matches = 0
-            for x in max(start, start - distance)..<min(end, end - distance) where reduced[x] == shown[x &+ distance] {
-                matches &+= 1
+            var x = from
+            while x < to {
+                let chunkEnd = min(to, x &+ 16)
+                while x < chunkEnd {
+                    if reduced[x] == shown[x &+ distance] { matches &+= 1 }
+                    x &+= 1
+                }
+                if matches &+ (to &- x) < needed { break }
             }
-            if matches > bestMatches {
+            if matches >= needed {
                 best = distance
                 bestMatches = matches
             }
         }
-        // Each cell already right saves a glyph and often an SGR (≥ 4 bytes); the shift costs ~20.
-        guard best != 0, (bestMatches - unshifted) * 4 > 24 else { return nil }
+        guard best != 0 else { return nil }
         return RowShift(start: start, end: end, distance: best)
     }
+
+    /// Each cell already right saves a glyph and often an SGR (≥ 4 bytes); a shift costs ~20
+    /// bytes, so it must leave more than 6 more cells right than none does.
+    private static let minimumGain = 7
 
     /// Shifts the row on the terminal with DCH and ICH (the part right of `end` ends where it
     /// was), and in the remembered screen; the cells it touched are compared afresh.

@@ -67,6 +67,8 @@ public final class CursesWindow {
     public func keepScreen() { ccurses_keep_screen(window) }
 
     public static func update() { ccurses_update() }
+    /// How many updates ran so far (tests check that game frames, written raw, cost none).
+    public static var updateCount: Int { Int(ccurses_update_count()) }
     /// Clears and repaints the terminal now. Not at the next update: raw pictures are written
     /// between updates, and a clear pending until then would wipe them.
     public static func repaintEverything() {

@@ -214,15 +214,32 @@ final class FrameColorSnappingTests: XCTestCase {
     func testBelowHalfSizeAManyColourFrameIsAveragedAsBefore() throws {
         var generator = SeededGenerator(seed: 3)
         let frame = TestFrame.random(width: 64, height: 64, paletteSize: 200, using: &generator)
-        func draw(snapping: Bool) throws -> CellCanvas {
-            var canvas = CellCanvas(columns: 24, rows: 12)
-            try frame.withSource { source in
-                Downsampler().draw(source, from: source.bounds, into: canvas.bounds, on: &canvas,
-                                   options: ScalingOptions(snapsToFrameColors: snapping))
-            }
-            return canvas
+        XCTAssertEqual(try draw(frame, columns: 24, rows: 12, snapping: true).cells,
+                       try draw(frame, columns: 24, rows: 12, snapping: false).cells)
+    }
+
+    /// The whole frame drawn on a fresh canvas of this size.
+    private func draw(_ frame: TestFrame, columns: Int, rows: Int, snapping: Bool) throws -> CellCanvas {
+        var canvas = CellCanvas(columns: columns, rows: rows)
+        try frame.withSource { source in
+            Downsampler().draw(source, from: source.bounds, into: canvas.bounds, on: &canvas,
+                               options: ScalingOptions(snapsToFrameColors: snapping))
         }
-        XCTAssertEqual(try draw(snapping: true).cells, try draw(snapping: false).cells)
+        return canvas
+    }
+
+    /// Nearest sampling counts colours as it draws: a frame whose last rows bring the colours
+    /// over the limit is averaged after all, every pixel of it (none left from the nearest pass).
+    func testColoursOverTheLimitInTheLastRowsStillMeanAveraging() throws {
+        var generator = SeededGenerator(seed: 5)
+        let palette = (0..<16).map { _ in UInt32.random(in: 0...0xFF_FFFF, using: &generator) }
+        var values = (0..<(40 * 30)).map { _ in palette[Int.random(in: 0..<16, using: &generator)] }
+        for i in 0..<80 { values[28 * 40 + i] = 0x10_0000 + UInt32(i) * 0x0103 }  // 16 + 80 colours: over 64
+        let frame = TestFrame(width: 40, height: 30, colors: values)
+        let averaged = try draw(frame, columns: 30, rows: 12, snapping: false)
+        XCTAssertEqual(try draw(frame, columns: 30, rows: 12, snapping: true).cells, averaged.cells)
+        // Not what nearest sampling shows (the 16 colours and 60 of the new ones at most): blends.
+        XCTAssertGreaterThan(colors(in: averaged).count, 76)
     }
 
     func testDownToHalfSizeEachPixelIsTheSourcePixelUnderItsCentre() throws {

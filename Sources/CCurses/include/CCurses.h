@@ -57,6 +57,8 @@ void ccurses_box(ccurses_window *window, int foreground, int background);
 void ccurses_stage(ccurses_window *window);
 /// Writes everything staged to the terminal (doupdate).
 void ccurses_update(void);
+/// How many times ccurses_update ran (tests: raw frames alone must not cost an ncurses update).
+unsigned long ccurses_update_count(void);
 /// Forgets what ncurses believes is on screen inside the window's rectangle, so the next update
 /// repaints exactly that rectangle (used over the raw-drawn game picture).
 void ccurses_repaint(ccurses_window *window);
@@ -66,6 +68,7 @@ void ccurses_repaint_all(void);
 void ccurses_keep_screen(ccurses_window *window);
 /// Where ncurses believes the terminal cursor is (after raw output the caller moves it back there).
 void ccurses_cursor(int *row, int *column);
-/// Tells ncurses the terminal's attributes were reset behind its back (SGR 0 was written).
+/// Tells ncurses the terminal's attributes were reset behind its back (SGR 0 was written),
+/// without writing anything or updating the screen.
 void ccurses_attributes_reset(void);
 #endif

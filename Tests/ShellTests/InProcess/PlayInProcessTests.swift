@@ -1,6 +1,7 @@
 import Emulation
 import Foundation
 import PhosphorKit
+import Terminal
 import TestSupport
 import XCTest
 @testable import Shell
@@ -17,6 +18,27 @@ final class PlayInProcessTests: XCTestCase {
         game.app.type("x")  // A (autorepeat-only terminal: held until the hold model lets go)
         game.stepUntilPicture([.a])
         XCTAssertEqual(game.journal.entries.callsFromOtherThreads, 0)
+    }
+
+    /// Game frames are written raw, so they cost no ncurses update (one per frame compared the
+    /// whole screen for nothing); the picture, a notice in the status bar and the pause menu
+    /// still reach the terminal.
+    func testGameFramesCostNoCursesUpdateYetNoticesAndMenusShow() throws {
+        let game = try PlayHarness(label: "play-no-update")
+        defer { game.finish() }
+        game.stepUntilPicture([])
+        let updates = CursesWindow.updateCount
+        let written = game.app.terminal.recorded.count
+        game.app.type("x")  // A: the next frames show another picture
+        game.stepUntilPicture([.a])
+        XCTAssertGreaterThan(game.app.terminal.recorded.count, written, "no frame was written")
+        let screen = try XCTUnwrap(game.app.app.screens.last as? PlayScreen)
+        screen.notify("a notice from the test")
+        game.app.step(untilText: "a notice from the test")
+        XCTAssertEqual(CursesWindow.updateCount, updates, "frames and the notice ran ncurses updates")
+        game.openPauseMenu()  // drawn by ncurses: an update
+        XCTAssertGreaterThan(CursesWindow.updateCount, updates)
+        XCTAssertTrue(game.screen.contains("Resume"), game.screen.text)
     }
 
     /// The Nintendo 64: its legend names the stick and C-button keys, and X is its A (RetroPad B).
