@@ -482,10 +482,20 @@ public final class GameLibrary {
 
     /// Every game with its stored `search_key`, in title order (the browser loads this once and
     /// searches it in memory; folding 20 000 titles again would take longer than the query).
-    public func gamesWithSearchKeys() throws -> [(game: Game, searchKey: String)] {
-        try database.query("SELECT \(GameLibrary.gameColumns), search_key FROM game ORDER BY search_key, id") { row in
-            GameLibrary.game(from: row).map { (game: $0, searchKey: row.text(11)) }
-        }.compactMap { $0 }
+    /// Two arrays of the same order, each allocated once at its final size: at 20 000 games an
+    /// array of pairs, grown by appending and then copied apart, was a third of the browser's peak.
+    public func gamesWithSearchKeys() throws -> (games: [Game], searchKeys: [String]) {
+        let count = Int(try database.query("SELECT count(*) FROM game") { $0.integer(0) }.first ?? 0)
+        var games: [Game] = []
+        var keys: [String] = []
+        games.reserveCapacity(count)
+        keys.reserveCapacity(count)
+        _ = try database.query("SELECT \(GameLibrary.gameColumns), search_key FROM game ORDER BY search_key, id") { row in
+            guard let game = GameLibrary.game(from: row) else { return }
+            games.append(game)
+            keys.append(row.text(11))
+        }
+        return (games, keys)
     }
 
     /// How many games each system has (systems with none are absent).

@@ -38,15 +38,19 @@ public struct GameSearchIndex: Sendable {
     public var count: Int { starts.count - 1 }
     public var hasTrigrams: Bool { trigrams != nil }
 
-    /// `keys` are already folded (`GameLibrary.folded`).
-    public init(keys: [String]) {
+    /// `keys` are already folded (`GameLibrary.folded`). `suffix(i)`, also folded, is searched
+    /// as part of key `i` (the browser's system names): written straight into the buffer, so no
+    /// joined copy of every key is ever made.
+    public init(keys: [String], suffix: (Int) -> String = { _ in "" }) {
+        // Suffixes are made twice (to size the buffer, then to fill it) rather than kept.
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(keys.reduce(0) { $0 + $1.utf8.count + 1 })
+        bytes.reserveCapacity(keys.indices.reduce(0) { $0 + keys[$1].utf8.count + suffix($1).utf8.count + 1 })
         var starts: [Int] = []
         starts.reserveCapacity(keys.count + 1)
-        for key in keys {
+        for index in keys.indices {
             starts.append(bytes.count)
-            bytes += key.utf8
+            bytes += keys[index].utf8
+            bytes += suffix(index).utf8
             bytes.append(0)
         }
         starts.append(bytes.count)
