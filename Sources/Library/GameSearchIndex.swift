@@ -62,37 +62,32 @@ public struct GameSearchIndex: Sendable {
     public mutating func buildTrigrams() {
         guard trigrams == nil else { return }
         var built = TrigramPostings()
-        // Two passes over the keys: count each list's length, then fill the lists in place.
+        // Pass 1 numbers the trigrams and counts each list's keys; pass 2 (the same
+        // walk) fills the lists in place. `lastKey` lists a key once however often it has the trigram.
         var counts: [Int32] = []
         var lastKey: [Int32] = []
-        func eachTrigram(_ body: (_ slot: Int, _ key: Int32) -> Void, creating: Bool) {
-            bytes.withUnsafeBufferPointer { buffer in
-                for index in 0..<count {
-                    let start = starts[index], end = starts[index + 1] - 1
-                    guard end - start >= 3 else { continue }
-                    let key = Int32(index)
-                    for position in start...(end - 3) {
-                        let trigram = UInt32(buffer[position]) << 16 | UInt32(buffer[position + 1]) << 8 | UInt32(buffer[position + 2])
-                        let slot: Int
-                        if let known = built.slots[trigram] {
-                            slot = Int(known)
-                        } else {
-                            guard creating else { continue }
-                            slot = counts.count
-                            built.slots[trigram] = Int32(slot)
-                            counts.append(0)
-                            lastKey.append(-1)
-                        }
-                        // A key lists once however often the trigram occurs in it.
-                        if lastKey[slot] != key {
-                            lastKey[slot] = key
-                            body(slot, key)
-                        }
+        bytes.withUnsafeBufferPointer { buffer in
+            for index in 0..<count {
+                let start = starts[index], end = starts[index + 1] - 1
+                guard end - start >= 3 else { continue }
+                for position in start...(end - 3) {
+                    let trigram = Self.trigram(buffer, at: position)
+                    let slot: Int
+                    if let known = built.slots[trigram] {
+                        slot = Int(known)
+                    } else {
+                        slot = counts.count
+                        built.slots[trigram] = Int32(slot)
+                        counts.append(0)
+                        lastKey.append(-1)
+                    }
+                    if lastKey[slot] != Int32(index) {
+                        lastKey[slot] = Int32(index)
+                        counts[slot] += 1
                     }
                 }
             }
         }
-        eachTrigram({ slot, _ in counts[slot] += 1 }, creating: true)
         built.starts.reserveCapacity(counts.count + 1)
         var total: Int32 = 0
         for length in counts {
@@ -100,15 +95,30 @@ public struct GameSearchIndex: Sendable {
             total += length
         }
         built.starts.append(total)
-        built.postings = [Int32](repeating: 0, count: Int(total))
-        var next = Array(built.starts.dropLast())
-        lastKey = [Int32](repeating: -1, count: counts.count)
         counts = []
-        eachTrigram({ slot, key in
-            built.postings[Int(next[slot])] = key
-            next[slot] += 1
-        }, creating: false)
+        var next = Array(built.starts.dropLast())
+        lastKey = [Int32](repeating: -1, count: next.count)
+        var postings = [Int32](repeating: 0, count: Int(total))
+        bytes.withUnsafeBufferPointer { buffer in
+            for index in 0..<count {
+                let start = starts[index], end = starts[index + 1] - 1
+                guard end - start >= 3 else { continue }
+                for position in start...(end - 3) {
+                    let slot = Int(built.slots[Self.trigram(buffer, at: position)]!)
+                    if lastKey[slot] != Int32(index) {
+                        lastKey[slot] = Int32(index)
+                        postings[Int(next[slot])] = Int32(index)
+                        next[slot] += 1
+                    }
+                }
+            }
+        }
+        built.postings = postings
         trigrams = built
+    }
+
+    private static func trigram(_ buffer: UnsafeBufferPointer<UInt8>, at position: Int) -> UInt32 {
+        UInt32(buffer[position]) << 16 | UInt32(buffer[position + 1]) << 8 | UInt32(buffer[position + 2])
     }
 
     /// The search's words, folded, as bytes.
