@@ -7,6 +7,8 @@ searches and sorts see varied titles.
 
     generate.py OUT            writes OUT/<system folder>/... and OUT/Archives/*.zip
     generate.py OUT --touch N  rewrites N loose files with new bytes (a "100 changed" rescan)
+    generate.py OUT --large N  writes OUT/Large NN.zip: N zips of one 4 MiB GBA ROM each, whose
+                               bytes deflate about 2:1 (where inflating a whole entry costs most)
 """
 import argparse
 import os
@@ -119,12 +121,31 @@ def touch(out, count):
     print(f"changed {min(count, len(paths))} files")
 
 
+def large(out, count):
+    """`count` zips of one 4 MiB Game Boy Advance ROM: the test cartridge's header, then bytes
+    drawn from 16 values (about 4 bits each, so deflate halves them and inflating is real work)."""
+    with open(os.path.join(ROOT, "Roms/gba/phosphor-test.gba"), "rb") as f:
+        header = f.read()[:0x200]
+    rng = random.Random(4)
+    alphabet = bytes(range(0x40, 0x50)) * 16
+    table = bytes.maketrans(bytes(range(256)), alphabet)
+    os.makedirs(out, exist_ok=True)
+    for number in range(count):
+        body = rng.randbytes((4 << 20) - len(header)).translate(table)
+        with zipfile.ZipFile(os.path.join(out, f"Large {number:02d}.zip"), "w", zipfile.ZIP_DEFLATED) as archive:
+            archive.writestr(f"Large Game {number:02d} (World).gba", unique(header + body, 500000 + number))
+    print(f"{count} zips of one 4 MiB ROM in {out}")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("out")
     parser.add_argument("--touch", type=int)
+    parser.add_argument("--large", type=int)
     args = parser.parse_args()
-    if args.touch:
+    if args.large:
+        large(args.out, args.large)
+    elif args.touch:
         touch(args.out, args.touch)
     else:
         generate(args.out)

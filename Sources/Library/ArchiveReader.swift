@@ -30,6 +30,8 @@ public enum ArchiveError: Error, Equatable, CustomStringConvertible {
     case tooLargeForSystem(archive: String, entry: String, system: String, cap: Int)
     case nestedArchive(archive: String, entry: String)
     case entryNotFound(archive: String, entry: String)
+    /// A zip's central directory cannot be read (cut short, damaged, not a zip).
+    case damagedDirectory(archive: String, reason: String)
 
     static func describeSize(_ bytes: Int) -> String {
         bytes >= 1 << 20 && bytes % (1 << 20) == 0 ? "\(bytes >> 20) MiB" : "\(bytes)-byte"
@@ -52,6 +54,8 @@ public enum ArchiveError: Error, Equatable, CustomStringConvertible {
             return "\(show(archive)): ignored entry \"\(show(entry))\": archives inside archives are not opened"
         case .entryNotFound(let archive, let entry):
             return "\(show(archive)): no entry \"\(show(entry))\""
+        case .damagedDirectory(let archive, let reason):
+            return "\(show(archive)): cannot read the zip directory: \(show(reason))"
         }
     }
 }

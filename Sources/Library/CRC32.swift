@@ -43,6 +43,39 @@ public struct CRC32: Sendable, Equatable {
         return crc.value
     }
 
+    /// The CRC of B from the CRC of A followed by B, the CRC of A, and B's length: the zip
+    /// directory's CRC covers a copier header that the library's CRC leaves out. CRC-32 is
+    /// linear over GF(2): crc(A‖B) = crc(A)·x^(8·|B|) mod P ⊕ crc(B).
+    public static func checksumOfSuffix(whole: UInt32, prefix: UInt32, suffixLength: Int) -> UInt32 {
+        whole ^ multiplyModP(prefix, xPowerModP(bits: UInt64(suffixLength) * 8))
+    }
+
+    /// a·b mod P, both polynomials in CRC-32's reflected bit order (x^0 is the top bit).
+    static func multiplyModP(_ a: UInt32, _ b: UInt32) -> UInt32 {
+        var product: UInt32 = 0
+        var factor = b
+        var bit: UInt32 = 1 << 31
+        while bit != 0 {
+            if a & bit != 0 { product ^= factor }
+            factor = factor & 1 != 0 ? (factor >> 1) ^ 0xEDB8_8320 : factor >> 1
+            bit >>= 1
+        }
+        return product
+    }
+
+    /// x^bits mod P, by repeated squaring.
+    static func xPowerModP(bits: UInt64) -> UInt32 {
+        var result: UInt32 = 1 << 31   // x^0
+        var square: UInt32 = 1 << 30   // x^1
+        var exponent = bits
+        while exponent != 0 {
+            if exponent & 1 != 0 { result = multiplyModP(result, square) }
+            square = multiplyModP(square, square)
+            exponent >>= 1
+        }
+        return result
+    }
+
     /// tables[k * 256 + i]: the CRC of byte i followed by k zero bytes.
     private static let tables: [UInt32] = {
         var tables = [UInt32](repeating: 0, count: 8 * 256)

@@ -17,20 +17,40 @@ public struct GameSearchIndex: Sendable {
     private let bytes: [UInt8]
     /// Where key `i` starts in `bytes`; one more entry at the end.
     private let starts: [Int]
-    private var trigrams: [UInt32: [Int32]]?
+    private var trigrams: TrigramPostings?
+
+    /// Every trigram's posting list (ascending key indices) back to back in one array, found
+    /// through `slots`: one allocation for all of them, exactly sized (a dictionary of arrays
+    /// grown by appending held twice the bytes, in thousands of blocks).
+    struct TrigramPostings: Sendable {
+        /// Trigram → its list's number.
+        var slots: [UInt32: Int32] = [:]
+        /// List n is `postings[starts[n]..<starts[n + 1]]`.
+        var starts: [Int32] = []
+        var postings: [Int32] = []
+
+        func list(_ trigram: UInt32) -> ArraySlice<Int32>? {
+            guard let slot = slots[trigram].map(Int.init) else { return nil }
+            return postings[Int(starts[slot])..<Int(starts[slot + 1])]
+        }
+    }
 
     public var count: Int { starts.count - 1 }
     public var hasTrigrams: Bool { trigrams != nil }
 
-    /// `keys` are already folded (`GameLibrary.folded`).
-    public init(keys: [String]) {
+    /// `keys` are already folded (`GameLibrary.folded`). `suffix(i)`, also folded, is searched
+    /// as part of key `i` (the browser's system names): written straight into the buffer, so no
+    /// joined copy of every key is ever made.
+    public init(keys: [String], suffix: (Int) -> String = { _ in "" }) {
+        // Suffixes are made twice (to size the buffer, then to fill it) rather than kept.
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(keys.reduce(0) { $0 + $1.utf8.count + 1 })
+        bytes.reserveCapacity(keys.indices.reduce(0) { $0 + keys[$1].utf8.count + suffix($1).utf8.count + 1 })
         var starts: [Int] = []
         starts.reserveCapacity(keys.count + 1)
-        for key in keys {
+        for index in keys.indices {
             starts.append(bytes.count)
-            bytes += key.utf8
+            bytes += keys[index].utf8
+            bytes += suffix(index).utf8
             bytes.append(0)
         }
         starts.append(bytes.count)
@@ -41,19 +61,64 @@ public struct GameSearchIndex: Sendable {
     /// The trigram posting lists (about 60 ms for 20 000 games in a release build).
     public mutating func buildTrigrams() {
         guard trigrams == nil else { return }
-        var lists: [UInt32: [Int32]] = [:]
+        var built = TrigramPostings()
+        // Pass 1 numbers the trigrams and counts each list's keys; pass 2 (the same
+        // walk) fills the lists in place. `lastKey` lists a key once however often it has the trigram.
+        var counts: [Int32] = []
+        var lastKey: [Int32] = []
         bytes.withUnsafeBufferPointer { buffer in
             for index in 0..<count {
                 let start = starts[index], end = starts[index + 1] - 1
                 guard end - start >= 3 else { continue }
                 for position in start...(end - 3) {
-                    let trigram = UInt32(buffer[position]) << 16 | UInt32(buffer[position + 1]) << 8 | UInt32(buffer[position + 2])
-                    let game = Int32(index)
-                    if lists[trigram, default: []].last != game { lists[trigram, default: []].append(game) }
+                    let trigram = Self.trigram(buffer, at: position)
+                    let slot: Int
+                    if let known = built.slots[trigram] {
+                        slot = Int(known)
+                    } else {
+                        slot = counts.count
+                        built.slots[trigram] = Int32(slot)
+                        counts.append(0)
+                        lastKey.append(-1)
+                    }
+                    if lastKey[slot] != Int32(index) {
+                        lastKey[slot] = Int32(index)
+                        counts[slot] += 1
+                    }
                 }
             }
         }
-        trigrams = lists
+        built.starts.reserveCapacity(counts.count + 1)
+        var total: Int32 = 0
+        for length in counts {
+            built.starts.append(total)
+            total += length
+        }
+        built.starts.append(total)
+        counts = []
+        var next = Array(built.starts.dropLast())
+        lastKey = [Int32](repeating: -1, count: next.count)
+        var postings = [Int32](repeating: 0, count: Int(total))
+        bytes.withUnsafeBufferPointer { buffer in
+            for index in 0..<count {
+                let start = starts[index], end = starts[index + 1] - 1
+                guard end - start >= 3 else { continue }
+                for position in start...(end - 3) {
+                    let slot = Int(built.slots[Self.trigram(buffer, at: position)]!)
+                    if lastKey[slot] != Int32(index) {
+                        lastKey[slot] = Int32(index)
+                        postings[Int(next[slot])] = Int32(index)
+                        next[slot] += 1
+                    }
+                }
+            }
+        }
+        built.postings = postings
+        trigrams = built
+    }
+
+    private static func trigram(_ buffer: UnsafeBufferPointer<UInt8>, at position: Int) -> UInt32 {
+        UInt32(buffer[position]) << 16 | UInt32(buffer[position + 1]) << 8 | UInt32(buffer[position + 2])
     }
 
     /// The search's words, folded, as bytes.
@@ -89,11 +154,11 @@ public struct GameSearchIndex: Sendable {
     }
 
     /// The shortest posting list among the word's trigrams (a superset of its matches).
-    private func candidates(for word: [UInt8], in trigrams: [UInt32: [Int32]]) -> [Int32] {
-        var best: [Int32]?
+    private func candidates(for word: [UInt8], in trigrams: TrigramPostings) -> ArraySlice<Int32> {
+        var best: ArraySlice<Int32>?
         for position in 0...(word.count - 3) {
             let trigram = UInt32(word[position]) << 16 | UInt32(word[position + 1]) << 8 | UInt32(word[position + 2])
-            guard let list = trigrams[trigram] else { return [] }
+            guard let list = trigrams.list(trigram) else { return [] }
             if best == nil || list.count < best!.count { best = list }
         }
         return best ?? []

@@ -148,6 +148,10 @@ public struct LibraryScanner: Sendable {
         var roms: [ScannedRom] = []
         var problems: [ScanProblem] = []
         var couldNotRead = false
+        // A zip's directory holds every entry's CRC, so only the head of each entry (what the
+        // header inspector needs) is inflated; nil for 7z, or a zip whose directory cannot be
+        // read (libarchive may still read it as a stream: each entry is then inflated whole).
+        let storedEntries = url.pathExtension.lowercased() == "zip" ? Self.directoryEntries(of: url) : nil
         do {
             let session = try ArchiveSession(url: url)
             while let found = try session.nextEntry() {
@@ -165,7 +169,10 @@ public struct LibraryScanner: Sendable {
                         throw ArchiveError.tooLargeForSystem(archive: url.path, entry: entry.path,
                                                              system: guessed.displayName, cap: RomSizeLimit.bytes(for: guessed))
                     }
-                    let digest = try RomDigest.make(fileName: entryName, declaredSize: entry.size) { buffer in
+                    // The directory's record counts only when it agrees with libarchive's header.
+                    let stored = storedEntries?[entry.path].flatMap { Int(exactly: $0.size) == entry.size ? $0 : nil }
+                    let digest = try RomDigest.make(fileName: entryName, declaredSize: entry.size,
+                                                    storedCRC: stored?.crc32) { buffer in
                         try session.readBlock(into: buffer, entry: entry, sizeCap: sizeCap)
                     }
                     // The system is known only now; a game too big for it is refused at scan
@@ -192,6 +199,19 @@ public struct LibraryScanner: Sendable {
             couldNotRead = true
         }
         return FileScanResult(roms: roms, problems: problems, couldNotRead: couldNotRead)
+    }
+
+    /// The zip's directory records by path, names that occur twice left out (which record
+    /// libarchive's header is would be a guess); nil when the directory cannot be read.
+    static func directoryEntries(of url: URL) -> [String: ZipDirectoryEntry]? {
+        guard let entries = try? ZipDirectory.entries(of: url) else { return nil }
+        var byPath: [String: ZipDirectoryEntry] = [:]
+        var repeated = Set<String>()
+        for entry in entries where !entry.isDirectory {
+            if byPath.updateValue(entry, forKey: entry.path) != nil { repeated.insert(entry.path) }
+        }
+        for path in repeated { byPath[path] = nil }
+        return byPath
     }
 
     private func problem(_ path: String, _ error: Error) -> ScanProblem {
@@ -221,11 +241,18 @@ struct RomDigest {
     /// `read` fills the buffer and returns the byte count (0 at the end). With a declared size
     /// the header is inspected as soon as enough bytes arrived; without one the whole stream
     /// is kept until the end so the size is known.
-    static func make(fileName: String, declaredSize: Int?,
+    ///
+    /// `storedCRC` (a zip directory's, of the whole entry) with a declared size stops reading
+    /// once the header is inspected: the rest is never inflated. The CRC is then the stored one
+    /// with any copier header taken out, the same value reading everything would give.
+    static func make(fileName: String, declaredSize: Int?, storedCRC: UInt32? = nil,
                      read: (UnsafeMutableRawBufferPointer) throws -> Int) throws -> RomDigest {
         // As big as the ROM (most are small) up to 1 MiB: a 1 MiB buffer per file is an mmap and
         // munmap for every one of 20 000 files.
-        let bufferSize = min(1 << 20, max(64 << 10, (declaredSize ?? 0) + 1))
+        // With a stored CRC no more than the header is wanted: a smaller request asks the
+        // decompressor for less.
+        let bufferSize = min(storedCRC == nil ? 1 << 20 : RomInspector.headerBytesNeeded,
+                             max(64 << 10, (declaredSize ?? 0) + 1))
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bufferSize, alignment: 16)
         defer { buffer.deallocate() }
         var head: [UInt8] = []
@@ -246,6 +273,13 @@ struct RomDigest {
             head.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<kept]))
             if let declaredSize, head.count >= RomInspector.headerBytesNeeded {
                 let inspected = try RomInspector.inspect(fileName: fileName, bytes: head, fileSize: declaredSize)
+                if let storedCRC, total < declaredSize {
+                    let copier = inspected.copierHeaderSize
+                    let crc = copier == 0 ? storedCRC
+                        : CRC32.checksumOfSuffix(whole: storedCRC, prefix: CRC32.checksum(head.prefix(copier)),
+                                                 suffixLength: declaredSize - copier)
+                    return RomDigest(info: inspected, crc32: crc, size: declaredSize)
+                }
                 head.withUnsafeBytes { crc.update(UnsafeRawBufferPointer(rebasing: $0[min(inspected.copierHeaderSize, $0.count)...])) }
                 crc.update(UnsafeRawBufferPointer(rebasing: chunk[kept...]))
                 info = inspected

@@ -87,7 +87,8 @@ struct BrowserModel {
             keys = order.map { keys[$0] }
         }
         self.recent = recent
-        index = GameSearchIndex(keys: zip(keys, self.games).map { $0 + " \u{1F} " + Self.systemKey($1.system) })
+        let ordered = self.games
+        index = GameSearchIndex(keys: keys) { " \u{1F} " + Self.systemKey(ordered[$0].system) }
         generation += 1
         ranks = [:]
         counts = [:]

@@ -111,7 +111,7 @@ final class LibraryScreen: Screen, ClosingScreen, NotifiableScreen, LibraryComma
         defer { Log.debug("browser: loaded \(model.games.count) games in " + Self.milliseconds(since: started)) }
         do {
             let listing = try library.gamesWithSearchKeys()
-            model.replaceGames(listing.map(\.game), searchKeys: listing.map(\.searchKey),
+            model.replaceGames(listing.games, searchKeys: listing.searchKeys,
                                recent: try library.recentlyPlayed(limit: BrowserModel.continueLimit * 3))
             searchIndexWanted = true
         } catch {
