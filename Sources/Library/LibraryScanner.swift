@@ -148,10 +148,12 @@ public struct LibraryScanner: Sendable {
         var roms: [ScannedRom] = []
         var problems: [ScanProblem] = []
         var couldNotRead = false
-        // A zip's directory holds every entry's CRC, so only the head of each entry (what the
-        // header inspector needs) is inflated; nil for 7z, or a zip whose directory cannot be
-        // read (libarchive may still read it as a stream: each entry is then inflated whole).
-        let storedEntries = url.pathExtension.lowercased() == "zip" ? Self.directoryEntries(of: url) : nil
+        // A zip's directory and a 7z's header hold every entry's CRC, so only the head of each
+        // entry (what the header inspector needs) is unpacked; nil when that directory cannot be
+        // read (libarchive may still read the archive: each entry is then unpacked whole, and
+        // libarchive's error is the one reported). In a solid 7z the rest of an entry is still
+        // decoded to reach the next one, but neither copied nor checksummed (BENCHMARKS.md §7).
+        let storedEntries = Self.storedEntries(of: url)
         do {
             let session = try ArchiveSession(url: url)
             while let found = try session.nextEntry() {
@@ -201,17 +203,36 @@ public struct LibraryScanner: Sendable {
         return FileScanResult(roms: roms, problems: problems, couldNotRead: couldNotRead)
     }
 
-    /// The zip's directory records by path, names that occur twice left out (which record
-    /// libarchive's header is would be a guess); nil when the directory cannot be read.
-    static func directoryEntries(of url: URL) -> [String: ZipDirectoryEntry]? {
-        guard let entries = try? ZipDirectory.entries(of: url) else { return nil }
-        var byPath: [String: ZipDirectoryEntry] = [:]
+    /// What an archive's own directory says about a file: enough not to unpack all of it.
+    struct StoredEntry: Equatable {
+        let size: UInt64
+        let crc32: UInt32
+    }
+
+    /// The zip directory's or 7z header's files by path, names that occur twice left out (which
+    /// record libarchive's header is would be a guess), files without a stored CRC too; nil when
+    /// the directory cannot be read or the archive is neither.
+    static func storedEntries(of url: URL) -> [String: StoredEntry]? {
+        let files: [(path: String, entry: StoredEntry?)]
+        switch url.pathExtension.lowercased() {
+        case "zip":
+            guard let entries = try? ZipDirectory.entries(of: url) else { return nil }
+            files = entries.filter { !$0.isDirectory }.map { ($0.path, StoredEntry(size: $0.size, crc32: $0.crc32)) }
+        case "7z":
+            guard let entries = try? SevenZipDirectory.entries(of: url) else { return nil }
+            files = entries.filter { !$0.isDirectory }.map { entry in
+                (entry.path, entry.crc32.map { StoredEntry(size: entry.size, crc32: $0) })
+            }
+        default:
+            return nil
+        }
+        var byPath: [String: StoredEntry?] = [:]
         var repeated = Set<String>()
-        for entry in entries where !entry.isDirectory {
-            if byPath.updateValue(entry, forKey: entry.path) != nil { repeated.insert(entry.path) }
+        for file in files where byPath.updateValue(file.entry, forKey: file.path) != nil {
+            repeated.insert(file.path)
         }
         for path in repeated { byPath[path] = nil }
-        return byPath
+        return byPath.compactMapValues { $0 }
     }
 
     private func problem(_ path: String, _ error: Error) -> ScanProblem {
