@@ -153,10 +153,14 @@ public struct LibraryScanner: Sendable {
         // read (libarchive may still read the archive: each entry is then unpacked whole, and
         // libarchive's error is the one reported). In a solid 7z the rest of an entry is still
         // decoded to reach the next one, but neither copied nor checksummed (BENCHMARKS.md §7).
-        let storedEntries = Self.storedEntries(of: url)
+        let stored = Self.storedDirectory(of: url)
         do {
             let session = try ArchiveSession(url: url)
-            while let found = try session.nextEntry() {
+            // Once a 7z's last entry is read, asking libarchive for one more would decode the rest
+            // of it (4 MiB of LZMA for a one-ROM archive) only to learn there is nothing after it.
+            var entriesSeen = 0
+            while entriesSeen != stored?.entryCount, let found = try session.nextEntry() {
+                entriesSeen += 1
                 guard found.isRegularFile else { continue }
                 let entry = found.entry
                 let entryName = entry.path.replacingOccurrences(of: "\\", with: "/").split(separator: "/").last.map(String.init) ?? ""
@@ -172,9 +176,9 @@ public struct LibraryScanner: Sendable {
                                                              system: guessed.displayName, cap: RomSizeLimit.bytes(for: guessed))
                     }
                     // The directory's record counts only when it agrees with libarchive's header.
-                    let stored = storedEntries?[entry.path].flatMap { Int(exactly: $0.size) == entry.size ? $0 : nil }
+                    let record = stored?.files[entry.path].flatMap { Int(exactly: $0.size) == entry.size ? $0 : nil }
                     let digest = try RomDigest.make(fileName: entryName, declaredSize: entry.size,
-                                                    storedCRC: stored?.crc32) { buffer in
+                                                    storedCRC: record?.crc32) { buffer in
                         try session.readBlock(into: buffer, entry: entry, sizeCap: sizeCap)
                     }
                     // The system is known only now; a game too big for it is refused at scan
@@ -209,11 +213,20 @@ public struct LibraryScanner: Sendable {
         let crc32: UInt32
     }
 
-    /// The zip directory's or 7z header's files by path, names that occur twice left out (which
-    /// record libarchive's header is would be a guess), files without a stored CRC too; nil when
-    /// the directory cannot be read or the archive is neither.
-    static func storedEntries(of url: URL) -> [String: StoredEntry]? {
+    /// A zip directory's or 7z header's files by path.
+    struct StoredDirectory {
+        /// Names that occur twice are left out (which record libarchive's header is would be a
+        /// guess), and so are files without a stored CRC.
+        let files: [String: StoredEntry]
+        /// A 7z's number of entries, folders and empty files included: libarchive lists exactly
+        /// these, in this order. nil for a zip (skipping a zip entry's rest costs nothing).
+        let entryCount: Int?
+    }
+
+    /// nil when the directory cannot be read or the archive is neither zip nor 7z.
+    static func storedDirectory(of url: URL) -> StoredDirectory? {
         let files: [(path: String, entry: StoredEntry?)]
+        var entryCount: Int?
         switch url.pathExtension.lowercased() {
         case "zip":
             guard let entries = try? ZipDirectory.entries(of: url) else { return nil }
@@ -223,6 +236,7 @@ public struct LibraryScanner: Sendable {
             files = entries.filter { !$0.isDirectory }.map { entry in
                 (entry.path, entry.crc32.map { StoredEntry(size: entry.size, crc32: $0) })
             }
+            entryCount = entries.count
         default:
             return nil
         }
@@ -232,7 +246,7 @@ public struct LibraryScanner: Sendable {
             repeated.insert(file.path)
         }
         for path in repeated { byPath[path] = nil }
-        return byPath.compactMapValues { $0 }
+        return StoredDirectory(files: byPath.compactMapValues { $0 }, entryCount: entryCount)
     }
 
     private func problem(_ path: String, _ error: Error) -> ScanProblem {
