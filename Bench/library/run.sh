@@ -159,6 +159,6 @@ else
     echo "| first \`add\` of a solid 7z of 21 × 4 MiB | $n9 s | $(mb "$n9m") | |"
 fi
 echo
-echo "The tmux times include tmux's own redraw and this script's polling (every 2–5 ms). The last row:"
+echo "The tmux times include tmux's own redraw and this script's polling (every 2–5 ms). The last three rows:"
 echo "\`generate.py --large 20\`, each zip one Game Boy Advance ROM of 4 MiB that deflates about 2:1;"
 echo "the 7z rows the same ROMs (\`--format 7z\`, \`--format solid7z\`: LZMA2, \`7z -mx=1\`)."
