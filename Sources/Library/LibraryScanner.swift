@@ -277,7 +277,7 @@ struct RomDigest {
     /// the header is inspected as soon as enough bytes arrived; without one the whole stream
     /// is kept until the end so the size is known.
     ///
-    /// `storedCRC` (a zip directory's, of the whole entry) with a declared size stops reading
+    /// `storedCRC` (a zip directory's or 7z header's, of the whole entry) with a declared size stops reading
     /// once the header is inspected: the rest is never inflated. The CRC is then the stored one
     /// with any copier header taken out, the same value reading everything would give.
     static func make(fileName: String, declaredSize: Int?, storedCRC: UInt32? = nil,

@@ -126,6 +126,28 @@ final class SevenZipDirectoryTests: XCTestCase {
         }
     }
 
+    /// Encrypted data under a plain header is listed (the header has its CRC) but still refused
+    /// as encrypted, as before; an encrypted header is not read, and libarchive's line is reported.
+    func testEncrypted7zIsRefusedAsBefore() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("src/Secret.gba", TestRom.gba(title: "SECRET") + TestRom.noise(count: 100_000, seed: 14))
+        let source = folder.url.appendingPathComponent("src")
+        try runTool(["7z", "a", "-bd", "-y", "-pphosphor", "../data.7z", "Secret.gba"], in: source)
+        try runTool(["7z", "a", "-bd", "-y", "-pphosphor", "-mhe=on", "../header.7z", "Secret.gba"], in: source)
+        let data = folder.url.appendingPathComponent("data.7z")
+        XCTAssertEqual(try SevenZipDirectory.entries(of: data).map(\.path), ["Secret.gba"])
+        XCTAssertEqual(LibraryScanner().read(try candidate(data)).roms, [])
+        XCTAssertEqual(LibraryScanner().read(try candidate(data)).problems.map(\.message),
+                       ["\(data.path): refused entry \"Secret.gba\": encrypted (password-protected)"])
+        let header = folder.url.appendingPathComponent("header.7z")
+        XCTAssertThrowsError(try SevenZipDirectory.entries(of: header)) { error in
+            XCTAssertTrue("\(error)".contains("method 06F10701"), "\(error)")
+        }
+        let result = LibraryScanner().read(try candidate(header))
+        XCTAssertEqual(result.roms, [])
+        XCTAssertEqual(result.problems.count, 1, "\(result.problems)")
+    }
+
     func testCutShortArchivesGiveOneLineNamingTheFile() throws {
         let folder = try TemporaryFolder()
         try writeSources(in: folder)
