@@ -22,7 +22,7 @@ DEBUG_BIN := .build/debug/phosphor
 # Build and link dependencies (-dev packages), the cores, and what the tests drive.
 DEPS_BUILD := libncurses-dev libasound2-dev retroarch-dev libretro-core-info libsamplerate0-dev \
 	libsqlite3-dev libarchive-dev libpng-dev zlib1g-dev libx11-dev libxi-dev libegl-dev libgles-dev \
-	liblz4-dev libzstd-dev
+	liblz4-dev libzstd-dev liblzma-dev
 # OpenGL cores render offscreen through EGL; without a GPU, Mesa's llvmpipe (tests run on it).
 DEPS_GL := libegl1 libegl-mesa0 libgl1-mesa-dri libgbm1
 DEPS_CORES := libretro-nestopia libretro-gambatte libretro-mgba libretro-bsnes-mercury-performance \

@@ -2,8 +2,8 @@
 // Phosphor: a terminal-native libretro frontend.
 //
 // Module layers (imports only point downwards; each target lists exactly what its files import):
-//   C shims (CLibretro, CCurses, CAlsa, CSampleRate, CSQLite, CArchive, CPng, CZlib, CLz4, CZstd, CSystem,
-//                 CEvdev, CXInput, CEGL)
+//   C shims (CLibretro, CCurses, CAlsa, CSampleRate, CSQLite, CArchive, CLzma, CPng, CZlib, CLz4, CZstd,
+//                 CSystem, CEvdev, CXInput, CEGL)
 //                 the only code that sees C headers; Swift modules take them with `internal import`
 //   PhosphorKit   shared vocabulary: PixelFormat, PixelRect, CellRect, buttons, rings, mailbox,
 //                 display text, atomic files, paths, errors
@@ -35,6 +35,8 @@ let package = Package(
         .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
         .target(name: "CLz4", linkerSettings: [.linkedLibrary("lz4")]),
         .target(name: "CZstd", linkerSettings: [.linkedLibrary("zstd")]),
+        // A 7z archive's packed header (LZMA/LZMA2), read without libarchive.
+        .target(name: "CLzma", linkerSettings: [.linkedLibrary("lzma")]),
         .target(name: "CSystem"),
         .target(name: "CEvdev"),
         // XInput2 raw key events and XKB repeat (key release on an X11 desktop). Linking is fine
@@ -49,7 +51,7 @@ let package = Package(
         .target(name: "Emulation", dependencies: ["PhosphorKit", "CLibretro", "CEGL", "CLz4", "CZstd"]),
         .target(name: "Audio", dependencies: ["PhosphorKit", "CAlsa", "CSampleRate"]),
         .target(name: "Input", dependencies: ["PhosphorKit", "CEvdev", "CXInput"]),
-        .target(name: "Library", dependencies: ["PhosphorKit", "CSQLite", "CArchive", "CSystem"]),
+        .target(name: "Library", dependencies: ["PhosphorKit", "CSQLite", "CArchive", "CLzma", "CSystem"]),
         .target(name: "Terminal", dependencies: ["PhosphorKit", "Input", "CCurses", "CSystem"]),
         .target(name: "Shell", dependencies: [
             "PhosphorKit", "Render", "Emulation", "Audio", "Input", "Library", "Terminal",

@@ -9,12 +9,19 @@ searches and sorts see varied titles.
     generate.py OUT --touch N  rewrites N loose files with new bytes (a "100 changed" rescan)
     generate.py OUT --large N  writes OUT/Large NN.zip: N zips of one 4 MiB GBA ROM each, whose
                                bytes deflate about 2:1 (where inflating a whole entry costs most)
+    generate.py OUT --large N --format 7z
+                               the same ROMs as OUT/Large NN.7z, one each (LZMA2, 7z -mx=1)
+    generate.py OUT --large N --format solid7z
+                               the same ROMs in one solid OUT/Large Solid.7z (one LZMA2 block)
 """
 import argparse
 import os
 import random
+import shutil
 import struct
+import subprocess
 import sys
+import tempfile
 import zipfile
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
@@ -121,20 +128,45 @@ def touch(out, count):
     print(f"changed {min(count, len(paths))} files")
 
 
-def large(out, count):
-    """`count` zips of one 4 MiB Game Boy Advance ROM: the test cartridge's header, then bytes
-    drawn from 16 values (about 4 bits each, so deflate halves them and inflating is real work)."""
+def large_roms(count):
+    """`count` 4 MiB Game Boy Advance ROMs as (name, bytes): the test cartridge's header, then
+    bytes drawn from 16 values (about 4 bits each, so deflate halves them and inflating is real work)."""
     with open(os.path.join(ROOT, "Roms/gba/phosphor-test.gba"), "rb") as f:
         header = f.read()[:0x200]
     rng = random.Random(4)
     alphabet = bytes(range(0x40, 0x50)) * 16
     table = bytes.maketrans(bytes(range(256)), alphabet)
-    os.makedirs(out, exist_ok=True)
     for number in range(count):
         body = rng.randbytes((4 << 20) - len(header)).translate(table)
-        with zipfile.ZipFile(os.path.join(out, f"Large {number:02d}.zip"), "w", zipfile.ZIP_DEFLATED) as archive:
-            archive.writestr(f"Large Game {number:02d} (World).gba", unique(header + body, 500000 + number))
-    print(f"{count} zips of one 4 MiB ROM in {out}")
+        yield f"Large Game {number:02d} (World).gba", unique(header + body, 500000 + number)
+
+
+def large(out, count, format):
+    """The large ROMs as zips of one each, 7z archives of one each, or one solid 7z. 7z at -mx=1:
+    decoding LZMA costs about the same at every level, compressing at the default would take minutes."""
+    os.makedirs(out, exist_ok=True)
+    staging = tempfile.mkdtemp(prefix="phosphor-large-")
+    try:
+        for number, (name, data) in enumerate(large_roms(count)):
+            if format == "zip":
+                with zipfile.ZipFile(os.path.join(out, f"Large {number:02d}.zip"), "w", zipfile.ZIP_DEFLATED) as archive:
+                    archive.writestr(name, data)
+                continue
+            with open(os.path.join(staging, name), "wb") as f:
+                f.write(data)
+            if format == "7z":
+                seven_zip(os.path.join(out, f"Large {number:02d}.7z"), [name], staging)
+                os.remove(os.path.join(staging, name))
+        if format == "solid7z":
+            seven_zip(os.path.join(out, "Large Solid.7z"), sorted(os.listdir(staging)), staging)
+    finally:
+        shutil.rmtree(staging)
+    print(f"{count} ROMs of 4 MiB as {format} in {out}")
+
+
+def seven_zip(archive, names, folder):
+    subprocess.run(["7z", "a", "-bd", "-y", "-mx=1", "-m0=lzma2", "-ms=on", os.path.abspath(archive)] + names,
+                   cwd=folder, check=True, stdout=subprocess.DEVNULL)
 
 
 def main():
@@ -142,9 +174,10 @@ def main():
     parser.add_argument("out")
     parser.add_argument("--touch", type=int)
     parser.add_argument("--large", type=int)
+    parser.add_argument("--format", choices=["zip", "7z", "solid7z"], default="zip")
     args = parser.parse_args()
     if args.large:
-        large(args.out, args.large)
+        large(args.out, args.large, args.format)
     elif args.touch:
         touch(args.out, args.touch)
     else:

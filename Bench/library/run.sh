@@ -10,7 +10,8 @@
 # tmux), and a search keystroke (in tmux: key sent to the filtered count drawn; and in process:
 # the browser's own "search filtered" log line). Peak RSS from /usr/bin/time, or VmHWM for the
 # browser. LIBRARY_DIR reuses a generated library instead of building one in a temporary folder;
-# LARGE_DIR the same for the last row, a first `add` of 20 zips of one 4 MiB ROM each.
+# LARGE_DIR the same for the row of 20 zips of one 4 MiB ROM each, LARGE7Z_DIR for 20 7z archives
+# of one such ROM each, SOLID7Z_DIR for one solid 7z of 21 of them.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 BIN=$(realpath "$1")
@@ -30,6 +31,18 @@ large=${LARGE_DIR:-$work/large}
 if [ ! -d "$large" ]; then
     echo "[library] generating 20 large zips..." >&2
     python3 Bench/library/generate.py "$large" --large 20 >&2 || exit 1
+fi
+# The same as 7z: one ROM per archive, and 21 in one solid block (reaching an entry decodes
+# every entry before it).
+large7z=${LARGE7Z_DIR:-$work/large7z}
+if [ ! -d "$large7z" ]; then
+    echo "[library] generating 20 large 7z archives..." >&2
+    python3 Bench/library/generate.py "$large7z" --large 20 --format 7z >&2 || exit 1
+fi
+solid7z=${SOLID7Z_DIR:-$work/solid7z}
+if [ ! -d "$solid7z" ]; then
+    echo "[library] generating a solid 7z of 21 large ROMs..." >&2
+    python3 Bench/library/generate.py "$solid7z" --large 21 --format solid7z >&2 || exit 1
 fi
 
 # timed_add BIN HOME [FOLDER] → "seconds KB"
@@ -94,16 +107,20 @@ measure() {   # BIN NAME → sets results in r_<name>_*
     echo "[library] $name: large zips..." >&2
     rm -rf "$work/large-home-$name"
     read -r largeadd largeadd_rss <<<"$(timed_add "$bin" "$work/large-home-$name" "$large")"
-    printf -v "r_${name}" '%s' "$first $first_rss $again $again_rss $changed $changed_rss $start $start_rss $key $inproc $largeadd $largeadd_rss"
+    echo "[library] $name: large 7z..." >&2
+    rm -rf "$work/large7z-home-$name" "$work/solid7z-home-$name"
+    read -r large7z large7z_rss <<<"$(timed_add "$bin" "$work/large7z-home-$name" "$large7z")"
+    read -r solid solid_rss <<<"$(timed_add "$bin" "$work/solid7z-home-$name" "$solid7z")"
+    printf -v "r_${name}" '%s' "$first $first_rss $again $again_rss $changed $changed_rss $start $start_rss $key $inproc $largeadd $largeadd_rss $large7z $large7z_rss $solid $solid_rss"
 }
 
 measure "$BIN" new
 echo "[library] raw: $r_new" >&2
-read -r n1 n1m n2 n2m n3 n3m n4 n4m n5 n6 n7 n7m <<<"$r_new"
+read -r n1 n1m n2 n2m n3 n3m n4 n4m n5 n6 n7 n7m n8 n8m n9 n9m <<<"$r_new"
 if [ -n "$BASE" ]; then
     measure "$BASE" base
     echo "[library] raw baseline: $r_base" >&2
-    read -r b1 b1m b2 b2m b3 b3m b4 b4m b5 b6 b7 b7m <<<"$r_base"
+    read -r b1 b1m b2 b2m b3 b3m b4 b4m b5 b6 b7 b7m b8 b8m b9 b9m <<<"$r_base"
 fi
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a+0 > 0 && b+0 > 0) printf "%.1f×", b / a; else printf "–" }'; }
@@ -126,6 +143,8 @@ if [ -n "$BASE" ]; then
     echo "| keystroke to the filtered list drawn (tmux) | $n5 ms | | $b5 ms | | $(ratio "$n5" "$b5") | ≤ 16 ms |"
     echo "| keystroke: filtering in process (slowest of m, ma, mar) | $n6 ms | | – | | | ≤ 16 ms |"
     echo "| first \`add\` of 20 zips of one 4 MiB ROM | $n7 s | $(mb "$n7m") | $b7 s | $(mb "$b7m") | $(ratio "$n7" "$b7") | |"
+    echo "| first \`add\` of 20 7z of one 4 MiB ROM | $n8 s | $(mb "$n8m") | $b8 s | $(mb "$b8m") | $(ratio "$n8" "$b8") | |"
+    echo "| first \`add\` of a solid 7z of 21 × 4 MiB | $n9 s | $(mb "$n9m") | $b9 s | $(mb "$b9m") | $(ratio "$n9" "$b9") | |"
 else
     echo "| | Phosphor | peak RSS | aim |"
     echo "|---|--:|--:|--:|"
@@ -136,7 +155,10 @@ else
     echo "| keystroke to the filtered list drawn (tmux) | $n5 ms | | ≤ 16 ms |"
     echo "| keystroke: filtering in process (slowest of m, ma, mar) | $n6 ms | | ≤ 16 ms |"
     echo "| first \`add\` of 20 zips of one 4 MiB ROM | $n7 s | $(mb "$n7m") | |"
+    echo "| first \`add\` of 20 7z of one 4 MiB ROM | $n8 s | $(mb "$n8m") | |"
+    echo "| first \`add\` of a solid 7z of 21 × 4 MiB | $n9 s | $(mb "$n9m") | |"
 fi
 echo
-echo "The tmux times include tmux's own redraw and this script's polling (every 2–5 ms). The last row:"
-echo "\`generate.py --large 20\`, each zip one Game Boy Advance ROM of 4 MiB that deflates about 2:1."
+echo "The tmux times include tmux's own redraw and this script's polling (every 2–5 ms). The last three rows:"
+echo "\`generate.py --large 20\`, each zip one Game Boy Advance ROM of 4 MiB that deflates about 2:1;"
+echo "the 7z rows the same ROMs (\`--format 7z\`, \`--format solid7z\`: LZMA2, \`7z -mx=1\`)."

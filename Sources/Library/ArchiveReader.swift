@@ -32,6 +32,8 @@ public enum ArchiveError: Error, Equatable, CustomStringConvertible {
     case entryNotFound(archive: String, entry: String)
     /// A zip's central directory cannot be read (cut short, damaged, not a zip).
     case damagedDirectory(archive: String, reason: String)
+    /// A 7z archive's own header cannot be read (cut short, damaged, packed with a method not read here).
+    case damagedSevenZipHeader(archive: String, reason: String)
 
     static func describeSize(_ bytes: Int) -> String {
         bytes >= 1 << 20 && bytes % (1 << 20) == 0 ? "\(bytes >> 20) MiB" : "\(bytes)-byte"
@@ -56,6 +58,8 @@ public enum ArchiveError: Error, Equatable, CustomStringConvertible {
             return "\(show(archive)): no entry \"\(show(entry))\""
         case .damagedDirectory(let archive, let reason):
             return "\(show(archive)): cannot read the zip directory: \(show(reason))"
+        case .damagedSevenZipHeader(let archive, let reason):
+            return "\(show(archive)): cannot read the 7z header: \(show(reason))"
         }
     }
 }

@@ -148,13 +148,19 @@ public struct LibraryScanner: Sendable {
         var roms: [ScannedRom] = []
         var problems: [ScanProblem] = []
         var couldNotRead = false
-        // A zip's directory holds every entry's CRC, so only the head of each entry (what the
-        // header inspector needs) is inflated; nil for 7z, or a zip whose directory cannot be
-        // read (libarchive may still read it as a stream: each entry is then inflated whole).
-        let storedEntries = url.pathExtension.lowercased() == "zip" ? Self.directoryEntries(of: url) : nil
+        // A zip's directory and a 7z's header hold every entry's CRC, so only the head of each
+        // entry (what the header inspector needs) is unpacked; nil when that directory cannot be
+        // read (libarchive may still read the archive: each entry is then unpacked whole, and
+        // libarchive's error is the one reported). In a solid 7z the rest of an entry is still
+        // decoded to reach the next one, but neither copied nor checksummed (BENCHMARKS.md §7).
+        let stored = Self.storedDirectory(of: url)
         do {
             let session = try ArchiveSession(url: url)
-            while let found = try session.nextEntry() {
+            // Once a 7z's last entry is read, asking libarchive for one more would decode the rest
+            // of it (4 MiB of LZMA for a one-ROM archive) only to learn there is nothing after it.
+            var entriesSeen = 0
+            while entriesSeen != stored?.entryCount, let found = try session.nextEntry() {
+                entriesSeen += 1
                 guard found.isRegularFile else { continue }
                 let entry = found.entry
                 let entryName = entry.path.replacingOccurrences(of: "\\", with: "/").split(separator: "/").last.map(String.init) ?? ""
@@ -170,9 +176,9 @@ public struct LibraryScanner: Sendable {
                                                              system: guessed.displayName, cap: RomSizeLimit.bytes(for: guessed))
                     }
                     // The directory's record counts only when it agrees with libarchive's header.
-                    let stored = storedEntries?[entry.path].flatMap { Int(exactly: $0.size) == entry.size ? $0 : nil }
+                    let record = stored?.files[entry.path].flatMap { Int(exactly: $0.size) == entry.size ? $0 : nil }
                     let digest = try RomDigest.make(fileName: entryName, declaredSize: entry.size,
-                                                    storedCRC: stored?.crc32) { buffer in
+                                                    storedCRC: record?.crc32) { buffer in
                         try session.readBlock(into: buffer, entry: entry, sizeCap: sizeCap)
                     }
                     // The system is known only now; a game too big for it is refused at scan
@@ -201,17 +207,46 @@ public struct LibraryScanner: Sendable {
         return FileScanResult(roms: roms, problems: problems, couldNotRead: couldNotRead)
     }
 
-    /// The zip's directory records by path, names that occur twice left out (which record
-    /// libarchive's header is would be a guess); nil when the directory cannot be read.
-    static func directoryEntries(of url: URL) -> [String: ZipDirectoryEntry]? {
-        guard let entries = try? ZipDirectory.entries(of: url) else { return nil }
-        var byPath: [String: ZipDirectoryEntry] = [:]
+    /// What an archive's own directory says about a file: enough not to unpack all of it.
+    struct StoredEntry: Equatable {
+        let size: UInt64
+        let crc32: UInt32
+    }
+
+    /// A zip directory's or 7z header's files by path.
+    struct StoredDirectory {
+        /// Names that occur twice are left out (which record libarchive's header is would be a
+        /// guess), and so are files without a stored CRC.
+        let files: [String: StoredEntry]
+        /// A 7z's number of entries, folders and empty files included: libarchive lists exactly
+        /// these, in this order. nil for a zip (skipping a zip entry's rest costs nothing).
+        let entryCount: Int?
+    }
+
+    /// nil when the directory cannot be read or the archive is neither zip nor 7z.
+    static func storedDirectory(of url: URL) -> StoredDirectory? {
+        let files: [(path: String, entry: StoredEntry?)]
+        var entryCount: Int?
+        switch url.pathExtension.lowercased() {
+        case "zip":
+            guard let entries = try? ZipDirectory.entries(of: url) else { return nil }
+            files = entries.filter { !$0.isDirectory }.map { ($0.path, StoredEntry(size: $0.size, crc32: $0.crc32)) }
+        case "7z":
+            guard let entries = try? SevenZipDirectory.entries(of: url) else { return nil }
+            files = entries.filter { !$0.isDirectory }.map { entry in
+                (entry.path, entry.crc32.map { StoredEntry(size: entry.size, crc32: $0) })
+            }
+            entryCount = entries.count
+        default:
+            return nil
+        }
+        var byPath: [String: StoredEntry?] = [:]
         var repeated = Set<String>()
-        for entry in entries where !entry.isDirectory {
-            if byPath.updateValue(entry, forKey: entry.path) != nil { repeated.insert(entry.path) }
+        for file in files where byPath.updateValue(file.entry, forKey: file.path) != nil {
+            repeated.insert(file.path)
         }
         for path in repeated { byPath[path] = nil }
-        return byPath
+        return StoredDirectory(files: byPath.compactMapValues { $0 }, entryCount: entryCount)
     }
 
     private func problem(_ path: String, _ error: Error) -> ScanProblem {
@@ -242,7 +277,7 @@ struct RomDigest {
     /// the header is inspected as soon as enough bytes arrived; without one the whole stream
     /// is kept until the end so the size is known.
     ///
-    /// `storedCRC` (a zip directory's, of the whole entry) with a declared size stops reading
+    /// `storedCRC` (a zip directory's or 7z header's, of the whole entry) with a declared size stops reading
     /// once the header is inspected: the rest is never inflated. The CRC is then the stored one
     /// with any copier header taken out, the same value reading everything would give.
     static func make(fileName: String, declaredSize: Int?, storedCRC: UInt32? = nil,

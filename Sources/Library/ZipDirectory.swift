@@ -31,39 +31,20 @@ public enum ZipDirectory {
     static let entryHeaderSize = 46
 
     public static func entries(of archive: URL) throws -> [ZipDirectoryEntry] {
-        let descriptor = try openFile(archive.path, flags: O_RDONLY)
-        defer { close(descriptor) }   // read-only: nothing to lose if close fails; never retried (Linux)
-        var status = stat()
-        try systemCall("fstat(\(archive.lastPathComponent))") { fstat(descriptor, &status) }
-        let file = Reader(descriptor: descriptor, size: UInt64(status.st_size), name: archive.path)
-        return try file.entries()
+        try PositionalReader.withFile(archive, damaged: { .damagedDirectory(archive: archive.path, reason: $0) }) { file in
+            try Reader(file: file).entries()
+        }
     }
 
-    /// pread-based access to one open zip, with the bounds checks every field needs.
+    /// One open zip, with the bounds checks every field needs.
     struct Reader {
-        let descriptor: Int32
-        let size: UInt64
-        let name: String
+        let file: PositionalReader
+        var size: UInt64 { file.size }
 
-        func damaged(_ reason: String) -> ArchiveError { .damagedDirectory(archive: name, reason: reason) }
+        func damaged(_ reason: String) -> ArchiveError { file.damaged(reason) }
 
-        /// Exactly `count` bytes at `offset`, or a "cut short" error when the file ends first.
         func bytes(at offset: UInt64, count: Int, what: String) throws -> [UInt8] {
-            guard count >= 0, offset <= size, UInt64(count) <= size - offset else {
-                throw damaged("\(what) at offset \(offset) runs past the end of the file (\(size) bytes): cut short?")
-            }
-            var buffer = [UInt8](repeating: 0, count: count)
-            var filled = 0
-            while filled < count {
-                let got = try buffer.withUnsafeMutableBytes { raw in
-                    try systemCall("pread(\(URL(fileURLWithPath: name).lastPathComponent))") {
-                        pread(descriptor, raw.baseAddress! + filled, count - filled, off_t(offset) + off_t(filled))
-                    }
-                }
-                if got == 0 { throw damaged("\(what) at offset \(offset): the file ended while reading it") }
-                filled += got
-            }
-            return buffer
+            try file.bytes(at: offset, count: count, what: what)
         }
 
         func entries() throws -> [ZipDirectoryEntry] {
