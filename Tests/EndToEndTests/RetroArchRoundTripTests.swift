@@ -179,7 +179,7 @@ final class RetroArchRoundTripTests: XCTestCase {
         // Played and quit: the automatic state goes to RetroArch's state folder, as RASTATE.
         let session = try TmuxSession(arguments: ["play", "--no-audio", try rom().path], home: phosphor.home, environment: home)
         tmux = session
-        try session.waitFor(text: "fps")
+        try session.waitForGameRunning()  // booted: the battery save counts this boot
         try session.send("Escape")
         try session.waitFor(text: "Paused")
         try session.send("End")

@@ -75,6 +75,16 @@ open class TmuxTerminal {
         try waitFor("'\(text)'", timeout: timeout, file: file, line: line) { $0.contains(text) }
     }
 
+    /// Waits until the play screen's status bar shows a measured rate above 0 fps: the game's
+    /// frames are running, not only the screen drawn (its first second says "0 fps"; a game
+    /// paused at that moment may not have run its boot code yet).
+    @discardableResult
+    public func waitForGameRunning(timeout: TimeInterval = 10, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        try waitFor("a rate above 0 fps", timeout: timeout, file: file, line: line) {
+            $0.range(of: #"[1-9][0-9]* fps"#, options: .regularExpression) != nil
+        }
+    }
+
     /// Checks the modes a program can leave behind (`tmuxModesAfterExit`) are back to normal.
     public func assertModesRestored(_ label: String, file: StaticString = #filePath, line: UInt = #line) throws {
         for mode in tmuxModesAfterExit {
