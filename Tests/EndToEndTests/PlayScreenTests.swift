@@ -18,7 +18,7 @@ final class PlayScreenTests: XCTestCase {
         let session = try TmuxSession(arguments: ["play", "--no-audio"] + extra + [PhosphorProcess.rom(rom).path],
                                       home: phosphor.home)
         tmux = session
-        try session.waitFor(text: "fps")
+        try session.waitForGameRunning()  // frames running, not only the screen drawn: "idle" pictures are real ones
         return session
     }
 
