@@ -31,9 +31,15 @@ struct PlanStep: BitwiseCopyable {
     var firstFormBytes: Int32 = 0
     /// Glyph bytes in the second form (`▄` or `█`); -1 when that form is not allowed.
     var secondFormBytes: Int32 = -1
+    /// `oneColor`: colours a later cell shows (the next picture or text cell's), which the SGR
+    /// this cell may send anyway can set as its unseen half for 1 byte + parameters rather than a
+    /// later SGR's 3 + parameters; `GlyphPlanner.none` when there is none.
+    var presets: (UInt32, UInt32) = (GlyphPlanner.none, GlyphPlanner.none)
+    var presetLengths: (Int32, Int32) = (0, 0)
     var rewriteFrom: Int = 0
-    /// Set by `GlyphPlanner.plan`: `GlyphPlanner.first`, `.second`, `.skip`, `.rewrite`, or
-    /// `.unwritten` for a rewriting step of a gap that is skipped.
+    /// Set by `GlyphPlanner.plan`: `GlyphPlanner.first`, `.second`, `.skip`, `.rewrite`,
+    /// `.presetting + n` (the first form, its unseen half set to preset n; `+ 2` for the second
+    /// form), or `.unwritten` for a rewriting step of a gap that is skipped.
     var choice: UInt8 = 0
 }
 
@@ -47,7 +53,10 @@ struct GlyphPlanner: ~Copyable {
     static let second: UInt8 = 1
     static let skip: UInt8 = 2
     static let rewrite: UInt8 = 3
+    static let presetting: UInt8 = 4
     static let unwritten: UInt8 = 255
+    /// No colour: equal to no colour code (the encoder's "unknown" is the same value).
+    static let none: UInt32 = 0xFFFF_FFFF
     /// States kept per step.
     static let width = 8
 
@@ -111,13 +120,22 @@ struct GlyphPlanner: ~Copyable {
                                      previous: previous, choice: GlyphPlanner.second), layer: layer, states: states, sizes: sizes)
                     }
                 case .oneColor:
-                    let space = state.background == step.bottom ? 0 : 3 &+ step.bottomLength
-                    insert(State(foreground: state.foreground, background: step.bottom, cost: state.cost &+ space &+ step.firstFormBytes,
+                    let spaceSetsColor = state.background != step.bottom
+                    let space = state.cost &+ step.firstFormBytes &+ (spaceSetsColor ? 3 &+ step.bottomLength : 0)
+                    insert(State(foreground: state.foreground, background: step.bottom, cost: space,
                                  previous: previous, choice: GlyphPlanner.first), layer: layer, states: states, sizes: sizes)
+                    if spaceSetsColor {
+                        // The SGR is sent anyway: the unseen foreground may be set in it for later.
+                        presetting(step, state: state, previous: previous, cost: space, form: 0, layer: layer, states: states, sizes: sizes)
+                    }
                     if step.secondFormBytes >= 0 {
-                        let block = state.foreground == step.bottom ? 0 : 3 &+ step.bottomLength
-                        insert(State(foreground: step.bottom, background: state.background, cost: state.cost &+ block &+ step.secondFormBytes,
+                        let blockSetsColor = state.foreground != step.bottom
+                        let block = state.cost &+ step.secondFormBytes &+ (blockSetsColor ? 3 &+ step.bottomLength : 0)
+                        insert(State(foreground: step.bottom, background: state.background, cost: block,
                                      previous: previous, choice: GlyphPlanner.second), layer: layer, states: states, sizes: sizes)
+                        if blockSetsColor {
+                            presetting(step, state: state, previous: previous, cost: block, form: 2, layer: layer, states: states, sizes: sizes)
+                        }
                     }
                 case .fixed:
                     let sgr = GlyphPlanner.sgrCost(state, foreground: step.top, step.topLength, background: step.bottom, step.bottomLength)
@@ -141,6 +159,24 @@ struct GlyphPlanner: ~Copyable {
             slot = Int(state.previous)
         }
         return total
+    }
+
+    /// The states of a one-colour cell whose SGR also sets its unseen half (the foreground of a
+    /// space, `form` 0; the background of a `█`, `form` 2) to one of its presets: 1 byte and the
+    /// parameters more than `cost`, its form's cost without.
+    @inline(__always)
+    private func presetting(_ step: PlanStep, state: State, previous: Int32, cost: Int32, form: UInt8, layer: Int,
+                            states: UnsafeMutablePointer<State>, sizes: UnsafeMutablePointer<Int>) {
+        for preset in 0..<2 {
+            let color = preset == 0 ? step.presets.0 : step.presets.1
+            let length = preset == 0 ? step.presetLengths.0 : step.presetLengths.1
+            if color == GlyphPlanner.none { continue }
+            let unseen = form == 0 ? state.foreground : state.background
+            if color == unseen { continue }
+            insert(State(foreground: form == 0 ? color : step.bottom, background: form == 0 ? step.bottom : color,
+                         cost: cost &+ 1 &+ length, previous: previous, choice: GlyphPlanner.presetting &+ form &+ UInt8(preset)),
+                   layer: layer, states: states, sizes: sizes)
+        }
     }
 
     /// Adds a candidate to a layer: replaces a dearer state with the same colours, or takes a free

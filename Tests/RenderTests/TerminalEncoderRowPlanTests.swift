@@ -7,12 +7,14 @@ import XCTest
 /// are chosen for the whole row, not cell by cell.
 final class TerminalEncoderRowPlanTests: XCTestCase {
     /// Red all over, red over blue twice, white "A" on blue, from nothing in effect. Cell by cell
-    /// (the encoder before the plan), cell 0 was a space on red and then red had to be set again
-    /// or blue twice: `CSI H`, `CSI 48;2;254;0;0m` + space, `CSI 38;2;0;0;254m▄▄`,
-    /// `CSI 38;2;254;254;254;48;2;0;0;254m` + A = 3 + 16 + 21 + 33 = 73 bytes. The cheapest:
-    /// red, blue and white are each set once (15 + 15 + 19 bytes of SGR; no two can share one,
-    /// as cell 0 shows only red and blue is needed before white), which a red `█` allows at 2
-    /// bytes over a space: 3 + 15 + 3 + 15 + 6 + 19 + 1 = 62.
+    /// (the encoder before the plan), cell 0 was a space on red, then red over blue a `▄` in blue
+    /// and the A had to set both its colours: `CSI H`, `CSI 48;2;254;0;0m` + space,
+    /// `CSI 38;2;0;0;254m▄▄`, `CSI 38;2;254;254;254;48;2;0;0;254m` + A = 3 + 16 + 21 + 33 = 73
+    /// bytes. The cheapest: cells 1–2 show red and blue and the A shows white, so at least two
+    /// SGRs (3 bytes each, a `;` for a second colour) must set red, blue and white (12 + 12 + 16
+    /// parameter bytes) at least once each; a space on red would leave blue as the foreground
+    /// (blue set again for the A), so cell 0 is a red `█` (3 bytes) whose unseen background is
+    /// set to blue in the same SGR: 3 + (4 + 24) + 3 + 6 + (3 + 16) + 1 = 60.
     func testTheRowIsPlannedAsAWholeWhereCellByCellCostsMore() throws {
         var canvas = CellCanvas(columns: 4, rows: 1)
         let red = RGBColor(rawValue: 0xFE0000), blue = RGBColor(rawValue: 0x0000FE), white = RGBColor(rawValue: 0xFEFEFE)
@@ -22,20 +24,22 @@ final class TerminalEncoderRowPlanTests: XCTestCase {
         canvas.put(Cell("A", foreground: white, background: blue), column: 3, row: 0)
         let encoder = TerminalEncoder(colorMode: .trueColor, synchronizedOutput: false)
         var bytes: [UInt8] = []
-        XCTAssertEqual(encoder.encode(canvas, into: &bytes), 62)
-        XCTAssertEqual(String(decoding: bytes, as: UTF8.self), "\u{1B}[H\u{1B}[38;2;254;0;0m█\u{1B}[48;2;0;0;254m▀▀\u{1B}[38;2;254;254;254mA")
+        XCTAssertEqual(encoder.encode(canvas, into: &bytes), 60)
+        XCTAssertEqual(String(decoding: bytes, as: UTF8.self), "\u{1B}[H\u{1B}[38;2;254;0;0;48;2;0;0;254m█▀▀\u{1B}[38;2;254;254;254mA")
         let terminal = VirtualTerminal(columns: 4, rows: 1)
         try terminal.feed(bytes)
         assertScreen(terminal, shows: canvas, mode: .trueColor, "planned row")
         XCTAssertEqual(terminal.waste, [])
 
-        // Where `█` leaves an outline (xterm) cell 0 must be a space on red, and the cheapest is
-        // `CSI 48;2;254;0;0m` + space, `CSI 38;2;0;0;254m▄▄`, then the A's two colours:
-        // 3 + 16 + 21 + 33 = 73 (`▀▀` costs the same: red set again as the foreground).
+        // Where `█` leaves an outline (xterm) cell 0 must be a space on red; its unseen
+        // foreground is set to blue in the same SGR, red over blue is then `▄▄` with no SGR, and
+        // the A sets both colours: 3 + (4 + 24) + 1 + 6 + 33 = 71.
         let xterm = TerminalEncoder(colorMode: .trueColor, synchronizedOutput: false)
         xterm.fullBlockFillsCell = false
         bytes.removeAll()
-        XCTAssertEqual(xterm.encode(canvas, into: &bytes), 73)
+        XCTAssertEqual(xterm.encode(canvas, into: &bytes), 71)
+        XCTAssertEqual(String(decoding: bytes, as: UTF8.self),
+                       "\u{1B}[H\u{1B}[38;2;0;0;254;48;2;254;0;0m ▄▄\u{1B}[38;2;254;254;254;48;2;0;0;254mA")
         let xtermTerminal = VirtualTerminal(columns: 4, rows: 1)
         try xtermTerminal.feed(bytes)
         assertScreen(xtermTerminal, shows: canvas, mode: .trueColor, "planned row, xterm")
