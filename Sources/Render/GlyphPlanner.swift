@@ -183,23 +183,24 @@ struct GlyphPlanner: ~Copyable {
     /// place, or the place of the dearest when the layer is full and it is cheaper.
     @inline(__always)
     private func insert(_ candidate: State, layer: Int, states: UnsafeMutablePointer<State>, sizes: UnsafeMutablePointer<Int>) {
-        let base = layer &* GlyphPlanner.width
+        let base = states + layer &* GlyphPlanner.width
         let size = sizes[layer]
-        var dearest = -1
-        for entry in 0..<size {
-            let state = states[base &+ entry]
-            if state.foreground == candidate.foreground && state.background == candidate.background {
-                if candidate.cost < state.cost { states[base &+ entry] = candidate }
+        var entry = 0
+        while entry < size {
+            if base[entry].foreground == candidate.foreground && base[entry].background == candidate.background {
+                if candidate.cost < base[entry].cost { base[entry] = candidate }
                 return
             }
-            if dearest < 0 || state.cost > states[base &+ dearest].cost { dearest = entry }
+            entry &+= 1
         }
         if size < GlyphPlanner.width {
-            states[base &+ size] = candidate
+            base[size] = candidate
             sizes[layer] = size &+ 1
-        } else if candidate.cost < states[base &+ dearest].cost {
-            states[base &+ dearest] = candidate
+            return
         }
+        var dearest = 0
+        for entry in 1..<size where base[entry].cost > base[dearest].cost { dearest = entry }
+        if candidate.cost < base[dearest].cost { base[dearest] = candidate }
     }
 
     /// Bytes of the SGR that sets both colours from those in effect: `CSI`, the parameters of

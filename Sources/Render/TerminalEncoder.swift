@@ -31,7 +31,9 @@ public final class TerminalEncoder {
     @exclusivity(unchecked) public var shiftsRows = false
     /// In 24-bit mode, send a colour that is exactly an xterm palette entry 16–255 as `38;5;n`
     /// (8–10 bytes shorter). Entries 0–15 are never used: users recolour those.
-    @exclusivity(unchecked) public var usesExactPaletteIndices = true
+    @exclusivity(unchecked) public var usesExactPaletteIndices = true {
+        didSet { lengthCache = [UInt64](repeating: 0, count: 256) }
+    }
     /// Pick `▄` or `█` where they save a colour change (off only to measure what they save).
     @exclusivity(unchecked) public var choosesCheaperGlyphs = true
     /// The terminal's `█` covers the whole cell. xterm with an Xft font (`-fa`) draws it a pixel
@@ -235,6 +237,21 @@ public final class TerminalEncoder {
         return count &+ 1
     }
 
+    /// `parameterLength` of recent colour codes, direct-mapped: code in the low 32 bits, length
+    /// above (0 = empty). A row's cells share few colours, and the exact-palette test per colour
+    /// cost more than the plan itself (callgrind).
+    @exclusivity(unchecked) private var lengthCache = [UInt64](repeating: 0, count: 256)
+
+    @inline(__always)
+    private func cachedParameterLength(_ code: UInt32) -> Int32 {
+        let slot = Int((code ^ (code >> 8) ^ (code >> 16) ^ (code >> 24)) & 0xFF)
+        let entry = lengthCache.withUnsafeBufferPointer { $0[slot] }
+        if entry >> 32 != 0 && UInt32(truncatingIfNeeded: entry) == code { return Int32(entry >> 32) }
+        let length = parameterLength(code)
+        lengthCache.withUnsafeMutableBufferPointer { $0[slot] = UInt64(length) << 32 | UInt64(code) }
+        return Int32(length)
+    }
+
     /// Fills in a step's SGR parameter lengths and glyph bytes in each allowed form.
     @inline(__always)
     private func finishCosts(_ step: inout PlanStep) {
@@ -242,17 +259,17 @@ public final class TerminalEncoder {
         case .gap:
             return
         case .twoColors:
-            step.topLength = Int32(parameterLength(step.top))
-            step.bottomLength = Int32(parameterLength(step.bottom))
+            step.topLength = cachedParameterLength(step.top)
+            step.bottomLength = cachedParameterLength(step.bottom)
             step.firstFormBytes = Int32(3 &* step.count)
             step.secondFormBytes = choosesCheaperGlyphs ? step.firstFormBytes : -1
         case .oneColor:
-            step.bottomLength = Int32(parameterLength(step.bottom))
+            step.bottomLength = cachedParameterLength(step.bottom)
             step.firstFormBytes = Int32(1 &+ repeatedBytes(step.count &- 1, glyphLength: 1))
             step.secondFormBytes = choosesCheaperGlyphs && fullBlockFillsCell ? Int32(3 &* step.count) : -1
         case .fixed:
-            step.topLength = Int32(parameterLength(step.top))
-            step.bottomLength = Int32(parameterLength(step.bottom))
+            step.topLength = cachedParameterLength(step.top)
+            step.bottomLength = cachedParameterLength(step.bottom)
             let glyph = TerminalEncoder.utf8Length(step.character)
             step.firstFormBytes = Int32(glyph &+ repeatedBytes(step.count &- 1, glyphLength: glyph))
         }

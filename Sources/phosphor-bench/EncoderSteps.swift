@@ -59,6 +59,10 @@ struct EncoderSteps {
             }
             let bytes = renderer.encodeChanges(into: &output)
             if index > 0 { total += bytes }
+            if index > 0, let dump = ProcessInfo.processInfo.environment["PHOSPHOR_DUMP"], step.snaps, columns == 120 {
+                if let handle = FileHandle(forWritingAtPath: dump) { handle.seekToEndOfFile(); handle.write(Data(output)); handle.closeFile() }
+                else { FileManager.default.createFile(atPath: dump, contents: Data(output)) }
+            }
             if index == frames.count - 1 {
                 for cell in renderer.canvas.cells { colors.insert(cell.foreground); colors.insert(cell.background) }
             }
