@@ -104,22 +104,40 @@ struct GlyphPlanner: ~Copyable {
                 }
                 continue
             }
-            for entry in 0..<sizes[index] {
-                let state = states[from &+ entry]
-                let previous = Int32(from &+ entry)
-                switch step.kind {
-                case .twoColors:
-                    let upper = state.cost &+ GlyphPlanner.sgrCost(state, foreground: step.top, step.topLength,
-                                                                    background: step.bottom, step.bottomLength)
-                    insert(State(foreground: step.top, background: step.bottom, cost: upper &+ step.firstFormBytes,
-                                 previous: previous, choice: GlyphPlanner.first), layer: layer, states: states, sizes: sizes)
-                    if step.secondFormBytes >= 0 {
-                        let lower = state.cost &+ GlyphPlanner.sgrCost(state, foreground: step.bottom, step.bottomLength,
-                                                                        background: step.top, step.topLength)
-                        insert(State(foreground: step.bottom, background: step.top, cost: lower &+ step.secondFormBytes,
-                                     previous: previous, choice: GlyphPlanner.second), layer: layer, states: states, sizes: sizes)
+            switch step.kind {
+            case .twoColors, .fixed:
+                // Every state leads to the same one or two: keep the cheapest way to each.
+                let turns = step.kind == .twoColors && step.secondFormBytes >= 0
+                var upper = State(foreground: step.top, background: step.bottom, cost: .max, previous: 0, choice: GlyphPlanner.first)
+                var lower = State(foreground: step.bottom, background: step.top, cost: .max, previous: 0, choice: GlyphPlanner.second)
+                for entry in 0..<sizes[index] {
+                    let state = states[from &+ entry]
+                    let upperCost = state.cost &+ GlyphPlanner.sgrCost(state, foreground: step.top, step.topLength,
+                                                                        background: step.bottom, step.bottomLength)
+                    if upperCost < upper.cost {
+                        upper.cost = upperCost
+                        upper.previous = Int32(from &+ entry)
                     }
-                case .oneColor:
+                    if turns {
+                        let lowerCost = state.cost &+ GlyphPlanner.sgrCost(state, foreground: step.bottom, step.bottomLength,
+                                                                            background: step.top, step.topLength)
+                        if lowerCost < lower.cost {
+                            lower.cost = lowerCost
+                            lower.previous = Int32(from &+ entry)
+                        }
+                    }
+                }
+                upper.cost &+= step.firstFormBytes
+                states[layer &* width] = upper
+                if turns {
+                    lower.cost &+= step.secondFormBytes
+                    states[layer &* width &+ 1] = lower
+                }
+                sizes[layer] = turns ? 2 : 1
+            case .oneColor:
+                for entry in 0..<sizes[index] {
+                    let state = states[from &+ entry]
+                    let previous = Int32(from &+ entry)
                     let spaceSetsColor = state.background != step.bottom
                     let space = state.cost &+ step.firstFormBytes &+ (spaceSetsColor ? 3 &+ step.bottomLength : 0)
                     insert(State(foreground: state.foreground, background: step.bottom, cost: space,
@@ -137,13 +155,9 @@ struct GlyphPlanner: ~Copyable {
                             presetting(step, state: state, previous: previous, cost: block, form: 2, layer: layer, states: states, sizes: sizes)
                         }
                     }
-                case .fixed:
-                    let sgr = GlyphPlanner.sgrCost(state, foreground: step.top, step.topLength, background: step.bottom, step.bottomLength)
-                    insert(State(foreground: step.top, background: step.bottom, cost: state.cost &+ sgr &+ step.firstFormBytes,
-                                 previous: previous, choice: GlyphPlanner.first), layer: layer, states: states, sizes: sizes)
-                case .gap:
-                    break
                 }
+            case .gap:
+                break
             }
         }
         // The cheapest end, then back along the path that led to it.
