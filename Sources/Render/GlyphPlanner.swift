@@ -138,22 +138,9 @@ struct GlyphPlanner: ~Copyable {
                 for entry in 0..<sizes[index] {
                     let state = states[from &+ entry]
                     let previous = Int32(from &+ entry)
-                    let spaceSetsColor = state.background != step.bottom
-                    let space = state.cost &+ step.firstFormBytes &+ (spaceSetsColor ? 3 &+ step.bottomLength : 0)
-                    insert(State(foreground: state.foreground, background: step.bottom, cost: space,
-                                 previous: previous, choice: GlyphPlanner.first), layer: layer, states: states, sizes: sizes)
-                    if spaceSetsColor {
-                        // The SGR is sent anyway: the unseen foreground may be set in it for later.
-                        presetting(step, state: state, previous: previous, cost: space, form: 0, layer: layer, states: states, sizes: sizes)
-                    }
+                    oneColor(step, form: 0, from: state, previous: previous, layer: layer, states: states, sizes: sizes)
                     if step.secondFormBytes >= 0 {
-                        let blockSetsColor = state.foreground != step.bottom
-                        let block = state.cost &+ step.secondFormBytes &+ (blockSetsColor ? 3 &+ step.bottomLength : 0)
-                        insert(State(foreground: step.bottom, background: state.background, cost: block,
-                                     previous: previous, choice: GlyphPlanner.second), layer: layer, states: states, sizes: sizes)
-                        if blockSetsColor {
-                            presetting(step, state: state, previous: previous, cost: block, form: 2, layer: layer, states: states, sizes: sizes)
-                        }
+                        oneColor(step, form: 2, from: state, previous: previous, layer: layer, states: states, sizes: sizes)
                     }
                 }
             case .gap:
@@ -173,6 +160,25 @@ struct GlyphPlanner: ~Copyable {
             slot = Int(state.previous)
         }
         return total
+    }
+
+    /// The states a one-colour cell leads to in one form: a space (`form` 0: the colour as the
+    /// background, the foreground unseen) or a `█` (`form` 2: the colour as the foreground, the
+    /// background unseen), and, where its SGR is sent anyway, that form with the unseen half set
+    /// to a preset (1 byte and the parameters more).
+    @inline(__always)
+    private func oneColor(_ step: PlanStep, form: UInt8, from state: State, previous: Int32, layer: Int,
+                          states: UnsafeMutablePointer<State>, sizes: UnsafeMutablePointer<Int>) {
+        let isSpace = form == 0
+        let shown = isSpace ? state.background : state.foreground
+        let setsColor = shown != step.bottom
+        let cost = state.cost &+ (isSpace ? step.firstFormBytes : step.secondFormBytes) &+ (setsColor ? 3 &+ step.bottomLength : 0)
+        insert(State(foreground: isSpace ? state.foreground : step.bottom, background: isSpace ? step.bottom : state.background,
+                     cost: cost, previous: previous, choice: isSpace ? GlyphPlanner.first : GlyphPlanner.second),
+               layer: layer, states: states, sizes: sizes)
+        if setsColor {
+            presetting(step, state: state, previous: previous, cost: cost, form: form, layer: layer, states: states, sizes: sizes)
+        }
     }
 
     /// The states of a one-colour cell whose SGR also sets its unseen half (the foreground of a

@@ -6,6 +6,17 @@ import XCTest
 /// The encoder's per-row plan (`GlyphPlanner`): each cell's form and each short gap's rewrite
 /// are chosen for the whole row, not cell by cell.
 final class TerminalEncoderRowPlanTests: XCTestCase {
+    /// Red all over, red over blue twice, white "A" on blue.
+    static func redBlueWhiteRow() -> CellCanvas {
+        var canvas = CellCanvas(columns: 4, rows: 1)
+        let red = RGBColor(rawValue: 0xFE0000), blue = RGBColor(rawValue: 0x0000FE), white = RGBColor(rawValue: 0xFEFEFE)
+        canvas.put(Cell(top: red, bottom: red), column: 0, row: 0)
+        canvas.put(Cell(top: red, bottom: blue), column: 1, row: 0)
+        canvas.put(Cell(top: red, bottom: blue), column: 2, row: 0)
+        canvas.put(Cell("A", foreground: white, background: blue), column: 3, row: 0)
+        return canvas
+    }
+
     /// Red all over, red over blue twice, white "A" on blue, from nothing in effect. Cell by cell
     /// (the encoder before the plan), cell 0 was a space on red, then red over blue a `▄` in blue
     /// and the A had to set both its colours: `CSI H`, `CSI 48;2;254;0;0m` + space,
@@ -16,12 +27,7 @@ final class TerminalEncoderRowPlanTests: XCTestCase {
     /// (blue set again for the A), so cell 0 is a red `█` (3 bytes) whose unseen background is
     /// set to blue in the same SGR: 3 + (4 + 24) + 3 + 6 + (3 + 16) + 1 = 60.
     func testTheRowIsPlannedAsAWholeWhereCellByCellCostsMore() throws {
-        var canvas = CellCanvas(columns: 4, rows: 1)
-        let red = RGBColor(rawValue: 0xFE0000), blue = RGBColor(rawValue: 0x0000FE), white = RGBColor(rawValue: 0xFEFEFE)
-        canvas.put(Cell(top: red, bottom: red), column: 0, row: 0)
-        canvas.put(Cell(top: red, bottom: blue), column: 1, row: 0)
-        canvas.put(Cell(top: red, bottom: blue), column: 2, row: 0)
-        canvas.put(Cell("A", foreground: white, background: blue), column: 3, row: 0)
+        let canvas = TerminalEncoderRowPlanTests.redBlueWhiteRow()
         let encoder = TerminalEncoder(colorMode: .trueColor, synchronizedOutput: false)
         var bytes: [UInt8] = []
         XCTAssertEqual(encoder.encode(canvas, into: &bytes), 60)

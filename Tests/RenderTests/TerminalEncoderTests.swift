@@ -139,12 +139,8 @@ final class TerminalEncoderTests: XCTestCase {
 
     func testEncodingDetails() throws {
         let encoder = TerminalEncoder(colorMode: .trueColor, synchronizedOutput: false)
-        var canvas = CellCanvas(columns: 4, rows: 1)
-        let red = RGBColor(rawValue: 0xFE0000), blue = RGBColor(rawValue: 0x0000FE), white = RGBColor(rawValue: 0xFEFEFE)
-        canvas.put(Cell(top: red, bottom: red), column: 0, row: 0)
-        canvas.put(Cell(top: red, bottom: blue), column: 1, row: 0)
-        canvas.put(Cell(top: red, bottom: blue), column: 2, row: 0)
-        canvas.put(Cell("A", foreground: white, background: blue), column: 3, row: 0)
+        var canvas = TerminalEncoderRowPlanTests.redBlueWhiteRow()
+        let blue = RGBColor(rawValue: 0x0000FE), white = RGBColor(rawValue: 0xFEFEFE)
         var bytes: [UInt8] = []
         encoder.encode(canvas, into: &bytes)
         // Home; the one-colour cell is a `█` in red with the blue that follows set as its unseen
