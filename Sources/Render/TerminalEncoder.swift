@@ -1,11 +1,11 @@
 /// Turns a `CellCanvas` into the escape sequences that bring the terminal from what this
 /// encoder wrote last time to the canvas: only changed cells, the cheapest cursor moves, no
-/// repeated SGR, optionally inside synchronized output. Per cell it picks the cheapest form:
-/// only the SGR half (foreground or background) that differs; `▄` instead of `▀` when the
-/// colours in effect are the other way round; a space (or `█` when the colour is the foreground
-/// in effect, where `█` fills the cell) for a cell whose halves match; `38;5;n` in 24-bit mode when the colour is exactly
-/// one of the xterm 256-colour cube or grey entries; and REP (`CSI n b`) for a run of identical
-/// blank cells, only where the terminal says it has it (`repeatsCharacters`).
+/// repeated SGR, optionally inside synchronized output. Each row's changed cells are planned as a
+/// whole (`GlyphPlanner`, fewest bytes): each picture cell as `▀` or `▄`, each one-colour cell as a
+/// space or (where `█` fills the cell) a `█`, only the SGR halves that differ, a short unchanged
+/// gap written again where that is shorter than the cursor move; `38;5;n` in 24-bit mode when the
+/// colour is exactly one of the xterm 256-colour cube or grey entries; and REP (`CSI n b`) for a
+/// run of identical one-byte cells, only where the terminal says it has it (`repeatsCharacters`).
 ///
 /// The encoder remembers what the terminal shows (per cell, after colour reduction) and which
 /// colours are in effect. Anything else that writes to the terminal must be followed by
@@ -34,7 +34,7 @@ public final class TerminalEncoder {
     @exclusivity(unchecked) public var usesExactPaletteIndices = true {
         didSet { lengthCache = [UInt64](repeating: 0, count: 256) }
     }
-    /// Pick `▄` or `█` where they save a colour change (off only to measure what they save).
+    /// Let the row plan use `▄` and `█` (off only to measure what they save: `▀` and spaces).
     @exclusivity(unchecked) public var choosesCheaperGlyphs = true
     /// The terminal's `█` covers the whole cell. xterm with an Xft font (`-fa`) draws it a pixel
     /// short of the cell's top, bottom and right edges, and the background in effect (often the
