@@ -1,11 +1,11 @@
 /// Turns a `CellCanvas` into the escape sequences that bring the terminal from what this
 /// encoder wrote last time to the canvas: only changed cells, the cheapest cursor moves, no
-/// repeated SGR, optionally inside synchronized output. Per cell it picks the cheapest form:
-/// only the SGR half (foreground or background) that differs; `▄` instead of `▀` when the
-/// colours in effect are the other way round; a space (or `█` when the colour is the foreground
-/// in effect, where `█` fills the cell) for a cell whose halves match; `38;5;n` in 24-bit mode when the colour is exactly
-/// one of the xterm 256-colour cube or grey entries; and REP (`CSI n b`) for a run of identical
-/// blank cells, only where the terminal says it has it (`repeatsCharacters`).
+/// repeated SGR, optionally inside synchronized output. Each row's changed cells are planned as a
+/// whole (`GlyphPlanner`, fewest bytes): each picture cell as `▀` or `▄`, each one-colour cell as a
+/// space or (where `█` fills the cell) a `█`, only the SGR halves that differ, a short unchanged
+/// gap written again where that is shorter than the cursor move; `38;5;n` in 24-bit mode when the
+/// colour is exactly one of the xterm 256-colour cube or grey entries; and REP (`CSI n b`) for a
+/// run of identical one-byte cells, only where the terminal says it has it (`repeatsCharacters`).
 ///
 /// The encoder remembers what the terminal shows (per cell, after colour reduction) and which
 /// colours are in effect. Anything else that writes to the terminal must be followed by
@@ -31,8 +31,10 @@ public final class TerminalEncoder {
     @exclusivity(unchecked) public var shiftsRows = false
     /// In 24-bit mode, send a colour that is exactly an xterm palette entry 16–255 as `38;5;n`
     /// (8–10 bytes shorter). Entries 0–15 are never used: users recolour those.
-    @exclusivity(unchecked) public var usesExactPaletteIndices = true
-    /// Pick `▄` or `█` where they save a colour change (off only to measure what they save).
+    @exclusivity(unchecked) public var usesExactPaletteIndices = true {
+        didSet { lengthCache = [UInt64](repeating: 0, count: 256) }
+    }
+    /// Let the row plan use `▄` and `█` (off only to measure what they save: `▀` and spaces).
     @exclusivity(unchecked) public var choosesCheaperGlyphs = true
     /// The terminal's `█` covers the whole cell. xterm with an Xft font (`-fa`) draws it a pixel
     /// short of the cell's top, bottom and right edges, and the background in effect (often the
@@ -111,14 +113,12 @@ public final class TerminalEncoder {
         cursorRow = -1
         cursorColumn = -1
         var started = false
-        let width = columns
         let height = rows
         canvas.cells.withUnsafeBufferPointer { cellBuffer in
         lastCanvas.withUnsafeMutableBufferPointer { lastBuffer in
         screen.withUnsafeMutableBufferPointer { screenBuffer in
             let cells = cellBuffer.baseAddress!, last = lastBuffer.baseAddress!, shownCells = screenBuffer.baseAddress!
             for row in 0..<height {
-                let rowStart = row &* width
                 if shiftsRows, let shift = rowShift(row: row, cells: cells, last: last, screen: shownCells) {
                     if !started {
                         started = true
@@ -126,58 +126,273 @@ public final class TerminalEncoder {
                     }
                     apply(shift, row: row, last: last, screen: shownCells, output: &output)
                 }
-                for column in 0..<width {
-                    let index = rowStart &+ column
-                    let cell = cells[index]
-                    if cell == last[index] { continue }
-                    last[index] = cell
-                    let shown = reduce(cell)
-                    if shown == shownCells[index] { continue }
-                    if !started {
-                        started = true
-                        if synchronizedOutput { output.append(contentsOf: TerminalEncoder.beginSynchronized) }
-                    }
-                    moveCursor(toRow: row, column: column, screen: shownCells, output: &output)
-                    // A one-colour cell written right after this one is cheaper when its colour
-                    // is then the background in effect: `write` may turn the half block round for it.
-                    var followingColor = TerminalEncoder.unknown
-                    if shown.character == Cell.upperHalfBlock && column + 1 < width && cells[index &+ 1] != last[index &+ 1] {
-                        let following = reduce(cells[index &+ 1])
-                        if following.character == Cell.space && following != shownCells[index &+ 1] { followingColor = following.background }
-                    }
-                    let glyphLength = write(shown, followedBySpaceIn: followingColor, output: &output)
-                    shownCells[index] = shown
-                    cursorColumn += 1
-                    // Only after a one-byte glyph (a space): tmux 3.3 ignores REP after a multibyte
-                    // character such as `▀`, while its TERM (often xterm-256color) says `rep`.
-                    if repeatsCharacters && glyphLength == 1 && column + 1 < width {
-                        // The same cell again and again (a sky, a floor): one REP instead of each glyph.
-                        var runEnd = column + 1
-                        while runEnd < width && reduce(cells[rowStart &+ runEnd]) == shown { runEnd += 1 }
-                        let count = runEnd - column - 1
-                        if count > 0 && 3 + DecimalDigits.width(count) < count * glyphLength {
-                            output.append(0x1B)
-                            output.append(0x5B)
-                            digits.append(count, to: &output)
-                            output.append(0x62)  // b
-                            for repeated in (index + 1)..<(rowStart + runEnd) {
-                                last[repeated] = cells[repeated]
-                                shownCells[repeated] = shown
-                            }
-                            cursorColumn += count
-                            // The main loop resumes after the run: those cells are now unchanged.
-                        }
-                    }
-                    if cursorColumn >= width {
-                        // The cursor sits on the last column with a wrap pending: position unknown.
-                        cursorRow = -1
-                        cursorColumn = -1
-                    }
-                }
+                encodeChanges(row: row, cells: cells, last: last, screen: shownCells, started: &started, output: &output)
             }
         }}}
         if started && synchronizedOutput { output.append(contentsOf: TerminalEncoder.endSynchronized) }
         return output.count - startCount
+    }
+
+    /// The steps of the row being written and their planner (raw buffers, reused every row).
+    @exclusivity(unchecked) private var stepScratch = ScratchBuffer<PlanStep>()
+    @exclusivity(unchecked) private var planner = GlyphPlanner()
+
+    /// Writes the changed cells of one row: they and the unchanged gaps between them become
+    /// `PlanStep`s, `GlyphPlanner` picks every cell's form (and whether a short gap is written
+    /// again rather than skipped) for the fewest bytes, and the plan is written out.
+    private func encodeChanges(row: Int, cells: UnsafePointer<Cell>, last: UnsafeMutablePointer<Cell>,
+                               screen: UnsafeMutablePointer<ScreenCell>, started: inout Bool, output: inout [UInt8]) {
+        let width = columns
+        let rowStart = row &* width
+        let steps = stepScratch.pointer(capacity: 2 &* width &+ 2)
+        var count = 0
+        var firstColumn = -1, end = -1
+        for column in 0..<width {
+            let index = rowStart &+ column
+            let cell = cells[index]
+            if cell == last[index] { continue }
+            last[index] = cell
+            let shown = reduce(cell)
+            if shown == screen[index] { continue }
+            if end < 0 {
+                firstColumn = column
+            } else if column > end {
+                count = appendGap(row: row, from: end, to: column, screen: screen + rowStart, steps: steps, count: count)
+            }
+            if end == column && count > 0 && steps[count &- 1].kind != .gap && screen[index &- 1] == shown {
+                steps[count &- 1].count &+= 1
+            } else {
+                steps[count] = step(for: shown, column: column)
+                count &+= 1
+            }
+            screen[index] = shown
+            end = column &+ 1
+        }
+        guard count > 0 else { return }
+        if !started {
+            started = true
+            if synchronizedOutput { output.append(contentsOf: TerminalEncoder.beginSynchronized) }
+        }
+        moveCursor(toRow: row, column: firstColumn, screen: screen, output: &output)
+        for index in 0..<count { finishCosts(&steps[index]) }
+        // A one-colour cell's presets: the colours of the next picture or text cell.
+        var nextColors = (GlyphPlanner.none, GlyphPlanner.none), nextLengths: (Int32, Int32) = (0, 0)
+        for index in stride(from: count &- 1, through: 0, by: -1) {
+            switch steps[index].kind {
+            case .oneColor:
+                steps[index].presets = nextColors
+                steps[index].presetLengths = nextLengths
+            case .twoColors, .fixed:
+                nextColors = (steps[index].top, steps[index].bottom)
+                nextLengths = (steps[index].topLength, steps[index].bottomLength)
+            case .gap:
+                break
+            }
+        }
+        planner.plan(steps, count: count, foreground: currentForeground, background: currentBackground)
+        for index in 0..<count { emit(steps[index], row: row, screen: screen + rowStart, output: &output) }
+        cursorColumn = end
+        if cursorColumn >= width {
+            // The cursor sits on the last column with a wrap pending: position unknown.
+            cursorRow = -1
+            cursorColumn = -1
+        }
+    }
+
+    /// The step that writes one cell (its costs are filled in by `finishCosts` once the run is
+    /// complete).
+    @inline(__always)
+    private func step(for cell: ScreenCell, column: Int) -> PlanStep {
+        if cell.character == Cell.space {
+            return PlanStep(kind: .oneColor, column: column, count: 1, bottom: cell.background)
+        }
+        return PlanStep(kind: cell.character == Cell.upperHalfBlock ? .twoColors : .fixed, column: column, count: 1,
+                        character: cell.character, top: cell.foreground, bottom: cell.background)
+    }
+
+    /// Appends the gap `start..<end` of unchanged cells (the cursor is at `start` then): skipped by
+    /// the shorter of `CSI n C` and `CSI row;col H`, or, when it is shorter than that move (every
+    /// cell costs at least a byte), also written again as it is shown.
+    private func appendGap(row: Int, from start: Int, to end: Int, screen: UnsafePointer<ScreenCell>,
+                           steps: UnsafeMutablePointer<PlanStep>, count: Int) -> Int {
+        let gap = end &- start
+        let move = min(forwardMoveCost(gap), absoluteMoveCost(row: row, column: end))
+        var count = count
+        let rewriteFrom = count
+        if gap < move {
+            var known = true
+            for column in start..<end where screen[column].character == TerminalEncoder.unknown { known = false }
+            if known {
+                for column in start..<end {
+                    if column > start && screen[column] == screen[column &- 1] {
+                        steps[count &- 1].count &+= 1
+                    } else {
+                        steps[count] = step(for: screen[column], column: column)
+                        count &+= 1
+                    }
+                }
+            }
+        }
+        steps[count] = PlanStep(kind: .gap, column: start, count: gap, firstFormBytes: Int32(move), rewriteFrom: rewriteFrom)
+        return count &+ 1
+    }
+
+    /// `parameterLength` of recent colour codes, direct-mapped: code in the low 32 bits, length
+    /// above (0 = empty). A row's cells share few colours, and the exact-palette test per colour
+    /// cost more than the plan itself (callgrind).
+    @exclusivity(unchecked) private var lengthCache = [UInt64](repeating: 0, count: 256)
+
+    @inline(__always)
+    private func cachedParameterLength(_ code: UInt32) -> Int32 {
+        let slot = Int((code ^ (code >> 8) ^ (code >> 16) ^ (code >> 24)) & 0xFF)
+        let entry = lengthCache.withUnsafeBufferPointer { $0[slot] }
+        if entry >> 32 != 0 && UInt32(truncatingIfNeeded: entry) == code { return Int32(entry >> 32) }
+        let length = parameterLength(code)
+        lengthCache.withUnsafeMutableBufferPointer { $0[slot] = UInt64(length) << 32 | UInt64(code) }
+        return Int32(length)
+    }
+
+    /// Fills in a step's SGR parameter lengths and glyph bytes in each allowed form.
+    @inline(__always)
+    private func finishCosts(_ step: inout PlanStep) {
+        switch step.kind {
+        case .gap:
+            return
+        case .twoColors:
+            step.topLength = cachedParameterLength(step.top)
+            step.bottomLength = cachedParameterLength(step.bottom)
+            step.firstFormBytes = Int32(3 &* step.count)
+            step.secondFormBytes = choosesCheaperGlyphs ? step.firstFormBytes : -1
+        case .oneColor:
+            step.bottomLength = cachedParameterLength(step.bottom)
+            step.firstFormBytes = Int32(1 &+ repeatedBytes(step.count &- 1, glyphLength: 1))
+            step.secondFormBytes = choosesCheaperGlyphs && fullBlockFillsCell ? Int32(3 &* step.count) : -1
+        case .fixed:
+            step.topLength = cachedParameterLength(step.top)
+            step.bottomLength = cachedParameterLength(step.bottom)
+            let glyph = TerminalEncoder.utf8Length(step.character)
+            step.firstFormBytes = Int32(glyph &+ repeatedBytes(step.count &- 1, glyphLength: glyph))
+        }
+    }
+
+    /// Writes one planned step in the form the planner chose.
+    @inline(__always)
+    private func emit(_ step: PlanStep, row: Int, screen: UnsafePointer<ScreenCell>, output: inout [UInt8]) {
+        switch step.kind {
+        case .gap:
+            guard step.choice == GlyphPlanner.skip else { return }
+            let gap = step.count, target = step.column &+ step.count
+            if forwardMoveCost(gap) <= absoluteMoveCost(row: row, column: target) {
+                appendControl(gap, final: 0x43, output: &output)  // C: CUF
+            } else {
+                appendAbsoluteMove(row: row, column: target, output: &output)
+            }
+        case .twoColors:
+            if step.choice == GlyphPlanner.unwritten { return }
+            let turned = step.choice == GlyphPlanner.second
+            setColors(foreground: turned ? step.bottom : step.top, background: turned ? step.top : step.bottom, output: &output)
+            let glyph = turned ? TerminalEncoder.lowerHalfBlock : Cell.upperHalfBlock
+            for _ in 0..<step.count { appendUTF8(glyph, output: &output) }
+        case .oneColor:
+            var choice = step.choice
+            if choice == GlyphPlanner.unwritten { return }
+            var unseen = GlyphPlanner.none
+            if choice >= GlyphPlanner.presetting {
+                let preset = (choice &- GlyphPlanner.presetting) & 1
+                unseen = preset == 0 ? step.presets.0 : step.presets.1
+                choice = choice &- GlyphPlanner.presetting >= 2 ? GlyphPlanner.second : GlyphPlanner.first
+            }
+            if choice == GlyphPlanner.second {
+                setColors(foreground: step.bottom, background: unseen == GlyphPlanner.none ? currentBackground : unseen, output: &output)
+                for _ in 0..<step.count { appendUTF8(TerminalEncoder.fullBlock, output: &output) }
+            } else {
+                setColors(foreground: unseen == GlyphPlanner.none ? currentForeground : unseen, background: step.bottom, output: &output)
+                appendRun(of: Cell.space, count: step.count, output: &output)
+            }
+        case .fixed:
+            if step.choice == GlyphPlanner.unwritten { return }
+            setColors(foreground: step.top, background: step.bottom, output: &output)
+            appendRun(of: step.character, count: step.count, output: &output)
+        }
+    }
+
+    /// The glyph `count` times: one glyph and a REP of the rest where the terminal has REP and
+    /// that is shorter. Only after a one-byte glyph: tmux 3.3 ignores REP after a multibyte
+    /// character such as `▀`, while its TERM (often xterm-256color) says `rep`.
+    @inline(__always)
+    private func appendRun(of glyph: UInt32, count: Int, output: inout [UInt8]) {
+        let length = appendUTF8(glyph, output: &output)
+        let rest = count &- 1
+        guard rest > 0 else { return }
+        if repeatedBytes(rest, glyphLength: length) < rest &* length {
+            output.append(0x1B)
+            output.append(0x5B)
+            digits.append(rest, to: &output)
+            output.append(0x62)  // b: REP
+        } else {
+            for _ in 0..<rest { appendUTF8(glyph, output: &output) }
+        }
+    }
+
+    /// Bytes of `count` more copies of a glyph: a REP where allowed and shorter, else the glyphs.
+    @inline(__always)
+    private func repeatedBytes(_ count: Int, glyphLength: Int) -> Int {
+        let plain = count &* glyphLength
+        guard repeatsCharacters && glyphLength == 1 && count > 0 else { return plain }
+        return min(plain, 3 &+ DecimalDigits.width(count))
+    }
+
+    /// One SGR for whichever of the two colours differs from those in effect (none if neither).
+    @inline(__always)
+    private func setColors(foreground: UInt32, background: UInt32, output: inout [UInt8]) {
+        let needsForeground = foreground != currentForeground
+        let needsBackground = background != currentBackground
+        guard needsForeground || needsBackground else { return }
+        output.append(0x1B)
+        output.append(0x5B)
+        if needsForeground {
+            appendColor(foreground, isForeground: true, output: &output)
+            currentForeground = foreground
+        }
+        if needsBackground {
+            if needsForeground { output.append(0x3B) }
+            appendColor(background, isForeground: false, output: &output)
+            currentBackground = background
+        }
+        output.append(0x6D)  // m
+    }
+
+    /// Bytes of `CSI n C` for a move of `gap` ≥ 1 columns.
+    @inline(__always)
+    private func forwardMoveCost(_ gap: Int) -> Int { gap == 1 ? 3 : 3 &+ DecimalDigits.width(gap) }
+
+    /// Bytes of `CSI row;col H` (parameters left out where 1).
+    @inline(__always)
+    private func absoluteMoveCost(row: Int, column: Int) -> Int {
+        if row == 0 && column == 0 { return 3 }
+        return 3 &+ DecimalDigits.width(row &+ 1) &+ (column == 0 ? 0 : 1 &+ DecimalDigits.width(column &+ 1))
+    }
+
+    private func appendAbsoluteMove(row: Int, column: Int, output: inout [UInt8]) {
+        output.append(0x1B)
+        output.append(0x5B)
+        if row != 0 || column != 0 { digits.append(row + 1, to: &output) }
+        if column != 0 {
+            output.append(0x3B)
+            digits.append(column + 1, to: &output)
+        }
+        output.append(0x48)  // H
+        cursorRow = row
+        cursorColumn = column
+    }
+
+    static func utf8Length(_ value: UInt32) -> Int {
+        switch value {
+        case 0..<0x80: return 1
+        case 0x80..<0x800: return 2
+        case 0x800..<0x10000: return 3
+        default: return 4
+        }
     }
 
     /// A sideways move of part of a row: cells `start..<end` now show what was `distance` cells to
@@ -314,34 +529,22 @@ public final class TerminalEncoder {
     @inline(__always)
     private func moveCursor(toRow row: Int, column: Int, screen: UnsafePointer<ScreenCell>, output: inout [UInt8]) {
         if cursorRow == row && cursorColumn == column { return }
-        let absoluteCost = 3 + DecimalDigits.width(row + 1) + (column == 0 ? 0 : 1 + DecimalDigits.width(column + 1))
+        let absoluteCost = absoluteMoveCost(row: row, column: column)
         if cursorRow == row && cursorColumn >= 0 && column > cursorColumn {
             let gap = column - cursorColumn
-            let forwardCost = gap == 1 ? 3 : 3 + DecimalDigits.width(gap)
+            let forwardCost = forwardMoveCost(gap)
             if gap < min(forwardCost, absoluteCost) && skippedCellsAreCurrentSpaces(screen + row * columns, from: cursorColumn, to: column) {
                 output.append(contentsOf: repeatElement(UInt8(0x20), count: gap))
                 cursorColumn = column
                 return
             }
             if forwardCost <= absoluteCost {
-                output.append(0x1B)
-                output.append(0x5B)
-                if gap > 1 { digits.append(gap, to: &output) }
-                output.append(0x43)  // C
+                appendControl(gap, final: 0x43, output: &output)  // C: CUF
                 cursorColumn = column
                 return
             }
         }
-        output.append(0x1B)
-        output.append(0x5B)
-        if row != 0 || column != 0 { digits.append(row + 1, to: &output) }
-        if column != 0 {
-            output.append(0x3B)
-            digits.append(column + 1, to: &output)
-        }
-        output.append(0x48)  // H
-        cursorRow = row
-        cursorColumn = column
+        appendAbsoluteMove(row: row, column: column, output: &output)
     }
 
     private func skippedCellsAreCurrentSpaces(_ screenRow: UnsafePointer<ScreenCell>, from start: Int, to end: Int) -> Bool {
@@ -352,82 +555,9 @@ public final class TerminalEncoder {
         return true
     }
 
-    /// Writes one cell in its cheapest form: the SGR changes it needs (none if its colours are in
-    /// effect), then its glyph. `followingColor`: the colour of a one-colour cell to be written
-    /// next (`unknown` when there is none), counted in the choice between `▀` and `▄`. Returns the
-    /// glyph's length in bytes (what a REP of it saves per cell).
-    @inline(__always)
-    private func write(_ cell: ScreenCell, followedBySpaceIn followingColor: UInt32, output: inout [UInt8]) -> Int {
-        var glyph = cell.character
-        var foreground = cell.foreground
-        var background = cell.background
-        if !choosesCheaperGlyphs {
-            // Measuring: `▀` and spaces only.
-        } else if glyph == Cell.space {
-            // One colour: a space in it as background, or a full block when it is the
-            // foreground in effect (3 bytes instead of an SGR) and the block hides the background.
-            if fullBlockFillsCell && background != currentBackground && background == currentForeground {
-                glyph = TerminalEncoder.fullBlock
-                foreground = background
-                background = currentBackground
-            }
-        } else if glyph == Cell.upperHalfBlock {
-            // `▄` draws the bottom in the foreground: cheaper when the colours in effect match that way.
-            var upper = sgrCost(foreground: foreground, background: background)
-            var lower = sgrCost(foreground: background, background: foreground)
-            if followingColor != TerminalEncoder.unknown {
-                upper += oneColourCost(followingColor, foreground: foreground, background: background)
-                lower += oneColourCost(followingColor, foreground: background, background: foreground)
-            }
-            if lower < upper {
-                glyph = TerminalEncoder.lowerHalfBlock
-                swap(&foreground, &background)
-            }
-        }
-        let needsForeground = glyph != Cell.space && foreground != currentForeground
-        let needsBackground = glyph != TerminalEncoder.fullBlock && background != currentBackground
-        if needsForeground || needsBackground {
-            output.append(0x1B)
-            output.append(0x5B)
-            if needsForeground {
-                appendColor(foreground, isForeground: true, output: &output)
-                currentForeground = foreground
-            }
-            if needsBackground {
-                if needsForeground { output.append(0x3B) }
-                appendColor(background, isForeground: false, output: &output)
-                currentBackground = background
-            }
-            output.append(0x6D)  // m
-        }
-        return appendUTF8(glyph, output: &output)
-    }
-
     /// `▄` U+2584 and `█` U+2588: the other forms of a picture cell.
     static let lowerHalfBlock: UInt32 = 0x2584
     static let fullBlock: UInt32 = 0x2588
-
-    /// Bytes of the SGR that sets these colours from the ones in effect (0 when none is needed).
-    @inline(__always)
-    private func sgrCost(foreground: UInt32, background: UInt32) -> Int {
-        let needsForeground = foreground != currentForeground
-        let needsBackground = background != currentBackground
-        if !needsForeground && !needsBackground { return 0 }
-        var cost = 3
-        if needsForeground { cost += parameterLength(foreground) }
-        if needsBackground { cost += parameterLength(background) }
-        if needsForeground && needsBackground { cost += 1 }
-        return cost
-    }
-
-    /// Bytes of a one-colour cell in `color` written with these colours in effect: a space in the
-    /// background, a `█` in the foreground (where it fills the cell), or an SGR and a space.
-    @inline(__always)
-    private func oneColourCost(_ color: UInt32, foreground: UInt32, background: UInt32) -> Int {
-        if color == background { return 1 }
-        if color == foreground && fullBlockFillsCell { return 3 }
-        return 4 + parameterLength(color)
-    }
 
     /// Length of `appendColor`'s parameters for a colour code.
     @inline(__always)

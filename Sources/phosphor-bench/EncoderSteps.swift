@@ -43,8 +43,9 @@ struct EncoderSteps {
     }
 
     /// Average bytes per frame after the first (the steady state), and distinct colours drawn.
-    static func measure(_ frames: [RawFrameFile], columns: Int, rows: Int, step: Step) throws -> (bytes: Double, colors: Int) {
-        let renderer = FrameRenderer(colorMode: .trueColor, synchronizedOutput: false)
+    static func measure(_ frames: [RawFrameFile], columns: Int, rows: Int, step: Step,
+                        colorMode: ColorMode = .trueColor) throws -> (bytes: Double, colors: Int) {
+        let renderer = FrameRenderer(colorMode: colorMode, synchronizedOutput: false)
         step.configure(renderer.encoder)
         var output: [UInt8] = []
         var total = 0
@@ -59,6 +60,10 @@ struct EncoderSteps {
             }
             let bytes = renderer.encodeChanges(into: &output)
             if index > 0 { total += bytes }
+            if index > 0, let dump = ProcessInfo.processInfo.environment["PHOSPHOR_DUMP"], step.snaps, columns == 120 {
+                if let handle = FileHandle(forWritingAtPath: dump) { handle.seekToEndOfFile(); handle.write(Data(output)); handle.closeFile() }
+                else { FileManager.default.createFile(atPath: dump, contents: Data(output)) }
+            }
             if index == frames.count - 1 {
                 for cell in renderer.canvas.cells { colors.insert(cell.foreground); colors.insert(cell.background) }
             }
@@ -90,6 +95,15 @@ struct EncoderSteps {
             step.snaps = snaps
             let result = try measure(frames, columns: small.columns, rows: small.rows, step: step)
             print("| area average\(snaps ? ", snapped to the frame's colours" : "") | \(Int(result.bytes)) | \(result.colors) |")
+        }
+        // The same with 256 colours (`TERM=xterm-256color` without `COLORTERM`), and xterm's rule.
+        print("")
+        print("| all steps on, 256 colours | bytes/frame at \(columns)×\(rows) | at \(small.columns)×\(small.rows), snapped |")
+        print("|---|--:|--:|")
+        for step in [steps[steps.count - 1], xtermStep] {
+            let full = try measure(frames, columns: columns, rows: rows, step: step, colorMode: .palette256).bytes
+            let scaled = try measure(frames, columns: small.columns, rows: small.rows, step: step, colorMode: .palette256).bytes
+            print("| \(step.name == xtermStep.name ? "xterm (no `█`)" : "other terminals") | \(Int(full)) | \(Int(scaled)) |")
         }
     }
 }

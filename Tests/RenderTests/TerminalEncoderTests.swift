@@ -139,18 +139,14 @@ final class TerminalEncoderTests: XCTestCase {
 
     func testEncodingDetails() throws {
         let encoder = TerminalEncoder(colorMode: .trueColor, synchronizedOutput: false)
-        var canvas = CellCanvas(columns: 4, rows: 1)
-        let red = RGBColor(rawValue: 0xFE0000), blue = RGBColor(rawValue: 0x0000FE), white = RGBColor(rawValue: 0xFEFEFE)
-        canvas.put(Cell(top: red, bottom: red), column: 0, row: 0)
-        canvas.put(Cell(top: red, bottom: blue), column: 1, row: 0)
-        canvas.put(Cell(top: red, bottom: blue), column: 2, row: 0)
-        canvas.put(Cell("A", foreground: white, background: blue), column: 3, row: 0)
+        var canvas = TerminalEncoderRowPlanTests.redBlueWhiteRow()
+        let blue = RGBColor(rawValue: 0x0000FE), white = RGBColor(rawValue: 0xFEFEFE)
         var bytes: [UInt8] = []
         encoder.encode(canvas, into: &bytes)
-        // Home; a one-colour cell is a space with only a background; the next cell, red over blue,
-        // is `▄` in blue on the red in effect (one SGR half instead of two); the identical third
-        // cell needs no SGR; the text cell sets both colours.
-        let expected = "\u{1B}[H\u{1B}[48;2;254;0;0m \u{1B}[38;2;0;0;254m▄▄\u{1B}[38;2;254;254;254;48;2;0;0;254mA"
+        // Home; the one-colour cell is a `█` in red with the blue that follows set as its unseen
+        // background in the same SGR, so red over blue is `▀` with no SGR; the identical third
+        // cell neither; the text cell keeps that blue and sets only its foreground.
+        let expected = "\u{1B}[H\u{1B}[38;2;254;0;0;48;2;0;0;254m█▀▀\u{1B}[38;2;254;254;254mA"
         XCTAssertEqual(String(decoding: bytes, as: UTF8.self), expected)
 
         // Changing cells 0 and 3 (not 1, 2): a relative move skips the unchanged cells.
@@ -188,25 +184,27 @@ final class TerminalEncoderTests: XCTestCase {
     }
 
     func testLowerHalfBlockWhenTheColoursInEffectAreTheOtherWayRound() throws {
-        var canvas = CellCanvas(columns: 2, rows: 1)
+        var canvas = CellCanvas(columns: 3, rows: 1)
         let a = RGBColor(rawValue: 0x102030), b = RGBColor(rawValue: 0x405060)
-        canvas.put(Cell(top: a, bottom: b), column: 0, row: 0)
-        canvas.put(Cell(top: b, bottom: a), column: 1, row: 0)
+        // The text fixes the colours in effect: a on b.
+        canvas.put(Cell("A", foreground: a, background: b), column: 0, row: 0)
+        canvas.put(Cell(top: a, bottom: b), column: 1, row: 0)
+        canvas.put(Cell(top: b, bottom: a), column: 2, row: 0)
         let result = try encodeChecked(canvas)
-        XCTAssertEqual(result.text, "\u{1B}[H\u{1B}[38;2;16;32;48;48;2;64;80;96m▀▄")
-        XCTAssertEqual(result.terminal.glyph(column: 1, row: 0).character, 0x2584)
+        XCTAssertEqual(result.text, "\u{1B}[H\u{1B}[38;2;16;32;48;48;2;64;80;96mA▀▄")
+        XCTAssertEqual(result.terminal.glyph(column: 2, row: 0).character, 0x2584)
     }
 
     func testOneColourCellIsASpaceOrAFullBlockInTheForeground() throws {
         var canvas = CellCanvas(columns: 3, rows: 1)
         let a = RGBColor(rawValue: 0x102030), b = RGBColor(rawValue: 0x405060)
-        canvas.put(Cell(top: a, bottom: b), column: 0, row: 0)
-        // Cell 0 is turned round (`▄`) so that cell 1 is a space in the background in effect
-        // (1 byte rather than 3); cell 2 is then the foreground in effect: `█`, no SGR.
+        // The text leaves b on a in effect: cell 1 (all a) is a bare space in the background,
+        // cell 2 (all b) a `█` in the foreground, neither with an SGR.
+        canvas.put(Cell("A", foreground: b, background: a), column: 0, row: 0)
         canvas.put(Cell(top: a, bottom: a), column: 1, row: 0)
         canvas.put(Cell(top: b, bottom: b), column: 2, row: 0)
         let result = try encodeChecked(canvas)
-        XCTAssertEqual(result.text, "\u{1B}[H\u{1B}[38;2;64;80;96;48;2;16;32;48m▄ █")
+        XCTAssertEqual(result.text, "\u{1B}[H\u{1B}[38;2;64;80;96;48;2;16;32;48mA █")
     }
 
     /// `▀` or `▄` is chosen for what follows too: with the colours in effect unknown both cost the
