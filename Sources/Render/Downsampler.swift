@@ -19,11 +19,13 @@ public final class Downsampler {
     /// Vertical-pass accumulators for one output row (r, g, b interleaved).
     private var accumulator = ScratchBuffer<Int>()
     /// The source's own colours, to snap blended pixels back to (see `ScalingOptions.snapsToFrameColors`).
-    private var palette = FramePalette()
+    /// These three are `@exclusivity(unchecked)`: passed `inout` once per row, the runtime's
+    /// check cost more than the row's work (one thread uses a `Downsampler`).
+    @exclusivity(unchecked) private var palette = FramePalette()
     /// The source's colours as masked raw pixel values, for nearest sampling's colour count.
-    private var rawColors = DistinctValues(limit: FramePalette.limit)
+    @exclusivity(unchecked) private var rawColors = DistinctValues(limit: FramePalette.limit)
     /// Table decoding for the last frame's pixel format (rebuilt when the format changes).
-    private var decoder = PixelDecoder(format: .rgb565)
+    @exclusivity(unchecked) private var decoder = PixelDecoder(format: .rgb565)
 
     private struct AxisKey: Hashable {
         let source: Int

@@ -76,36 +76,16 @@ struct PixelDecoder {
     }
 
     /// Notes into `values` the colours of `count` consecutive pixels at `row`, as masked raw
-    /// values. `previous` is the last value noted (carried across rows): pixel art repeats a
-    /// colour along a row, so only a change can be a new colour, and eight bytes that are all
-    /// the previous colour are skipped with one compare.
+    /// values. `previous` is the last XRGB value noted (carried across rows): pixel art repeats a
+    /// colour along a row, so only a change can be a new colour. 16-bit pixels go to a bit per
+    /// value (`DistinctValues.noteSixteenBitPixels`).
     func noteColors(_ row: UnsafeRawPointer, count: Int, previous: inout UInt32, in values: inout DistinctValues) {
-        let bytesPerPixel = format.bytesPerPixel
-        let lanes = 8 / bytesPerPixel
-        let laneBits = UInt64(8 * bytesPerPixel)
-        let laneMask = UInt64(valueMask)
-        let wordMask: UInt64 = lanes == 4 ? laneMask &* 0x0001_0001_0001_0001 : laneMask &* 0x0000_0001_0000_0001
-        let spread: UInt64 = lanes == 4 ? 0x0001_0001_0001_0001 : 0x0000_0001_0000_0001
-        let words = count / lanes
-        var repeated = UInt64(previous) &* spread
-        for word in 0..<words {
-            let value = UInt64(littleEndian: row.loadUnaligned(fromByteOffset: word &* 8, as: UInt64.self)) & wordMask
-            if value == repeated { continue }
-            var lane: UInt64 = 0
-            while lane < UInt64(lanes) {
-                let pixel = UInt32(truncatingIfNeeded: (value >> (lane &* laneBits)) & laneMask)
-                if pixel != previous {
-                    previous = pixel
-                    values.insert(pixel)
-                }
-                lane &+= 1
-            }
-            repeated = UInt64(previous) &* spread
+        if format != .xrgb8888 {
+            values.noteSixteenBitPixels(row, count: count, mask: UInt16(valueMask))
+            return
         }
-        for x in (words &* lanes)..<count {
-            let pixel: UInt32 = bytesPerPixel == 4
-                ? UInt32(littleEndian: row.loadUnaligned(fromByteOffset: x &* 4, as: UInt32.self)) & valueMask
-                : UInt32(UInt16(littleEndian: row.loadUnaligned(fromByteOffset: x &* 2, as: UInt16.self))) & valueMask
+        for x in 0..<count {
+            let pixel = UInt32(littleEndian: row.loadUnaligned(fromByteOffset: x &* 4, as: UInt32.self)) & 0xFF_FFFF
             if pixel != previous {
                 previous = pixel
                 values.insert(pixel)

@@ -119,19 +119,29 @@ public final class TerminalEncoder {
             let cells = cellBuffer.baseAddress!, last = lastBuffer.baseAddress!, shownCells = screenBuffer.baseAddress!
             for row in 0..<height {
                 let rowStart = row &* width
-                if shiftsRows, let shift = rowShift(row: row, cells: cells, last: last, screen: shownCells) {
-                    if !started {
-                        started = true
-                        if synchronizedOutput { output.append(contentsOf: TerminalEncoder.beginSynchronized) }
+                // With row shifts, the search's scan of the row tells where it changed (the rest is
+                // skipped) and may already hold each changed cell reduced.
+                var changed = 0..<width
+                var reduced: UnsafePointer<ScreenCell>?
+                if shiftsRows {
+                    let scan = rowShift(row: row, cells: cells, last: last, screen: shownCells)
+                    guard !scan.changed.isEmpty else { continue }
+                    changed = scan.changed
+                    reduced = scan.reduced
+                    if let shift = scan.shift {
+                        if !started {
+                            started = true
+                            if synchronizedOutput { output.append(contentsOf: TerminalEncoder.beginSynchronized) }
+                        }
+                        apply(shift, row: row, last: last, screen: shownCells, output: &output)
                     }
-                    apply(shift, row: row, last: last, screen: shownCells, output: &output)
                 }
-                for column in 0..<width {
+                for column in changed {
                     let index = rowStart &+ column
                     let cell = cells[index]
                     if cell == last[index] { continue }
                     last[index] = cell
-                    let shown = reduce(cell)
+                    let shown = reduced?[column] ?? reduce(cell)
                     if shown == shownCells[index] { continue }
                     if !started {
                         started = true
@@ -193,10 +203,19 @@ public final class TerminalEncoder {
     @exclusivity(unchecked) private var rowScratch = ScratchBuffer<ScreenCell>()
     private static let shiftDistances = [1, -1, 2, -2, 3, -3]
 
+    /// What `rowShift` found in one row: the columns from its first to its last changed cell
+    /// (empty: none changed), the shift to apply, and when it searched, each of those columns'
+    /// cells reduced (`reduced[x]` for x in `changed`; valid until the next `rowShift`).
+    private struct RowScan {
+        var changed: Range<Int>
+        var shift: RowShift?
+        var reduced: UnsafePointer<ScreenCell>?
+    }
+
     /// The shift of the changed part of `row` that leaves the most cells already right, when it
     /// saves more than the two cursor moves and DCH/ICH cost.
     private func rowShift(row: Int, cells: UnsafePointer<Cell>, last: UnsafePointer<Cell>,
-                          screen: UnsafePointer<ScreenCell>) -> RowShift? {
+                          screen: UnsafePointer<ScreenCell>) -> RowScan {
         let rowStart = row &* columns
         let rowCells = cells + rowStart, rowLast = last + rowStart, shown = screen + rowStart
         var first = -1, lastChanged = -1, changed = 0
@@ -208,7 +227,8 @@ public final class TerminalEncoder {
         // A shift must leave `minimumGain` more cells right than none does. Unchanged cells are
         // right already and a shift cannot make every cell right, so it gains at most
         // `changed - 1`: rows with fewer changes are not searched.
-        guard first >= 0, lastChanged - first >= 16, changed > TerminalEncoder.minimumGain else { return nil }
+        guard first >= 0 else { return RowScan(changed: 0..<0) }
+        guard lastChanged - first >= 16, changed > TerminalEncoder.minimumGain else { return RowScan(changed: first..<(lastChanged + 1)) }
         let start = first, end = lastChanged + 1
         // `reduced[x]` is column x's cell as the terminal would show it (x in start..<end).
         let reduced = rowScratch.pointer(capacity: end)
@@ -239,8 +259,8 @@ public final class TerminalEncoder {
                 bestMatches = matches
             }
         }
-        guard best != 0 else { return nil }
-        return RowShift(start: start, end: end, distance: best)
+        return RowScan(changed: start..<end, shift: best == 0 ? nil : RowShift(start: start, end: end, distance: best),
+                       reduced: UnsafePointer(reduced))
     }
 
     /// Each cell already right saves a glyph and often an SGR (≥ 4 bytes); a shift costs ~20
