@@ -138,16 +138,27 @@ public final class Downsampler {
                 decoder.noteColors(start, count: source.width, previous: &previous, in: &rawColors)
                 if rawColors.isOverLimit { return false }
                 guard outputY < picture.height && sourceRow(ofOutputRow: outputY) == sourceY else { continue }
-                decoder.decode(start, columns: sourceColumns, count: picture.width, into: row)
-                while outputY < picture.height && sourceRow(ofOutputRow: outputY) == sourceY {
-                    let y = picture.y + outputY
+                let first = outputY
+                while outputY < picture.height && sourceRow(ofOutputRow: outputY) == sourceY { outputY += 1 }
+                if outputY - first == 1 {
+                    // Shown on one output row (any downscale): decoded straight into its cells.
+                    let y = picture.y + first
+                    let rowCells = cells + ((y >> 1) &* columns &+ picture.x)
+                    if y & 1 == 0 {
+                        decoder.decode(start, columns: sourceColumns, count: picture.width) { rowCells[$0].foreground = RGBColor(rawValue: $1) }
+                    } else {
+                        decoder.decode(start, columns: sourceColumns, count: picture.width) { rowCells[$0].background = RGBColor(rawValue: $1) }
+                    }
+                    continue
+                }
+                decoder.decode(start, columns: sourceColumns, count: picture.width) { row[$0] = $1 }
+                for y in (picture.y + first)..<(picture.y + outputY) {
                     let rowCells = cells + ((y >> 1) &* columns &+ picture.x)
                     if y & 1 == 0 {
                         for x in 0..<picture.width { rowCells[x].foreground = RGBColor(rawValue: row[x]) }
                     } else {
                         for x in 0..<picture.width { rowCells[x].background = RGBColor(rawValue: row[x]) }
                     }
-                    outputY += 1
                 }
             }
             return true

@@ -41,11 +41,13 @@ struct PixelDecoder {
         return table[Int(value & 0xFF)] | table[256 + Int((value >> 8) & 0xFF)]
     }
 
-    /// Decodes the pixels of the row at `row` in the columns `columns[0..<count]` into `output`.
-    func decode(_ row: UnsafeRawPointer, columns: UnsafePointer<Int32>, count: Int, into output: UnsafeMutablePointer<UInt32>) {
+    /// Decodes the pixels of the row at `row` in the columns `columns[0..<count]`, handing each
+    /// to `store` (output index, 0x00RRGGBB): straight into the canvas cells, no row in between.
+    @inline(__always)
+    func decode(_ row: UnsafeRawPointer, columns: UnsafePointer<Int32>, count: Int, store: (Int, UInt32) -> Void) {
         if format == .xrgb8888 {
             for x in 0..<count {
-                output[x] = UInt32(littleEndian: row.loadUnaligned(fromByteOffset: Int(columns[x]) &* 4, as: UInt32.self)) & 0xFF_FFFF
+                store(x, UInt32(littleEndian: row.loadUnaligned(fromByteOffset: Int(columns[x]) &* 4, as: UInt32.self)) & 0xFF_FFFF)
             }
             return
         }
@@ -53,7 +55,7 @@ struct PixelDecoder {
             let low = buffer.baseAddress!, high = low + 256
             for x in 0..<count {
                 let value = UInt16(littleEndian: row.loadUnaligned(fromByteOffset: Int(columns[x]) &* 2, as: UInt16.self))
-                output[x] = low[Int(value & 0xFF)] | high[Int(value >> 8)]
+                store(x, low[Int(value & 0xFF)] | high[Int(value >> 8)])
             }
         }
     }

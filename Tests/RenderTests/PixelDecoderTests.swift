@@ -34,9 +34,7 @@ final class PixelDecoderTests: XCTestCase {
             var decoded = [UInt32](repeating: 0, count: columns.count)
             frame.bytes.withUnsafeBytes { raw in
                 columns.withUnsafeBufferPointer { map in
-                    decoded.withUnsafeMutableBufferPointer {
-                        decoder.decode(raw.baseAddress!, columns: map.baseAddress!, count: columns.count, into: $0.baseAddress!)
-                    }
+                    decoder.decode(raw.baseAddress!, columns: map.baseAddress!, count: columns.count) { decoded[$0] = $1 }
                 }
             }
             let bytesPerPixel = format.bytesPerPixel
