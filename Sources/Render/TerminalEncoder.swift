@@ -233,11 +233,32 @@ public final class TerminalEncoder {
         // `reduced[x]` is column x's cell as the terminal would show it (x in start..<end).
         let reduced = rowScratch.pointer(capacity: end)
         for x in start..<end { reduced[x] = reduce(rowCells[x]) }
+        // Picture rows compare as one 64-bit key per cell (`packed`); a row with text in its
+        // changed part compares the cells field by field. Same matches either way.
+        let keys = packedScratch.pointer(capacity: 2 * end)
+        let reducedKeys = keys, shownKeys = keys + end
+        var packable = true
+        for x in start..<end {
+            reducedKeys[x] = TerminalEncoder.packed(reduced[x])
+            shownKeys[x] = TerminalEncoder.packed(shown[x])
+            packable = packable && reducedKeys[x] != TerminalEncoder.unpackable && shownKeys[x] != TerminalEncoder.unpackable
+        }
+        let best = packable
+            ? bestDistance(start: start, end: end) { reducedKeys[$0] == shownKeys[$1] ? 1 : 0 }
+            : bestDistance(start: start, end: end) { TerminalEncoder.sameCell(reduced + $0, shown + $1) }
+        return RowScan(changed: start..<end, shift: best == 0 ? nil : RowShift(start: start, end: end, distance: best),
+                       reduced: UnsafePointer(reduced))
+    }
+
+    /// The distance (0: none) whose shift leaves the most cells of `start..<end` right, when it
+    /// gains enough; `same(x, y)` is 1 when the new cell at x equals the shown cell at y. The first
+    /// distance with the most matches wins. A distance is given up as soon as it can no longer
+    /// beat both the best so far and that threshold (same answer as counting every cell, at a
+    /// fraction of the comparisons on rows no shift explains).
+    @inline(__always)
+    private func bestDistance(start: Int, end: Int, same: (Int, Int) -> Int) -> Int {
         var unshifted = 0
-        for x in start..<end where reduced[x] == shown[x] { unshifted &+= 1 }
-        // The first distance with the most matches wins, if it gains enough. A distance is given
-        // up as soon as it can no longer beat both the best so far and that threshold (same answer
-        // as counting every cell, at a fraction of the comparisons on rows no shift explains).
+        for x in start..<end { unshifted &+= same(x, x) }
         let enough = unshifted + TerminalEncoder.minimumGain
         var best = 0, bestMatches = unshifted
         for distance in TerminalEncoder.shiftDistances {
@@ -249,7 +270,7 @@ public final class TerminalEncoder {
             while x < to {
                 let chunkEnd = min(to, x &+ 16)
                 while x < chunkEnd {
-                    if reduced[x] == shown[x &+ distance] { matches &+= 1 }
+                    matches &+= same(x, x &+ distance)
                     x &+= 1
                 }
                 if matches &+ (to &- x) < needed { break }
@@ -259,8 +280,43 @@ public final class TerminalEncoder {
                 bestMatches = matches
             }
         }
-        return RowScan(changed: start..<end, shift: best == 0 ? nil : RowShift(start: start, end: end, distance: best),
-                       reduced: UnsafePointer(reduced))
+        return best
+    }
+
+    /// Keys for the shift search, two per column (new, shown); a raw buffer like `rowScratch`.
+    @exclusivity(unchecked) private var packedScratch = ScratchBuffer<UInt64>()
+    private static let unpackable = UInt64.max
+
+    /// A picture cell (`▀` or a space) as one number, equal exactly when the cells are:
+    /// 2 bits of glyph and 27 of each colour code (24-bit colours and tagged palette indices as
+    /// they are, the two markers above them). Anything else (text) is `unpackable`.
+    @inline(__always)
+    private static func packed(_ cell: ScreenCell) -> UInt64 {
+        let glyph: UInt64
+        switch cell.character {
+        case Cell.upperHalfBlock: glyph = 0
+        case Cell.space: glyph = 1
+        default: return unpackable
+        }
+        @inline(__always) func code(_ value: UInt32) -> UInt64 {
+            if value < 0x400_0000 { return UInt64(value) }
+            if value == TerminalEncoder.unknown { return 0x400_0000 }
+            if value == TerminalEncoder.anyForeground { return 0x400_0001 }
+            return unpackable
+        }
+        let foreground = code(cell.foreground), background = code(cell.background)
+        if foreground == unpackable || background == unpackable { return unpackable }
+        return glyph << 54 | foreground << 27 | background
+    }
+
+    /// 1 when two cells are equal, else 0, without a branch per field: the shift search compares
+    /// ~600 pairs a row, and which of them match follows the picture, not a pattern a branch
+    /// predictor learns.
+    @inline(__always)
+    private static func sameCell(_ a: UnsafePointer<ScreenCell>, _ b: UnsafePointer<ScreenCell>) -> Int {
+        let difference = (a.pointee.character ^ b.pointee.character) | (a.pointee.foreground ^ b.pointee.foreground)
+            | (a.pointee.background ^ b.pointee.background)
+        return difference == 0 ? 1 : 0
     }
 
     /// Each cell already right saves a glyph and often an SGR (≥ 4 bytes); a shift costs ~20
