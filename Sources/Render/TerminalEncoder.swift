@@ -233,19 +233,7 @@ public final class TerminalEncoder {
         // `reduced[x]` is column x's cell as the terminal would show it (x in start..<end).
         let reduced = rowScratch.pointer(capacity: end)
         for x in start..<end { reduced[x] = reduce(rowCells[x]) }
-        // Picture rows compare as one 64-bit key per cell (`packed`); a row with text in its
-        // changed part compares the cells field by field. Same matches either way.
-        let keys = packedScratch.pointer(capacity: 2 * end)
-        let reducedKeys = keys, shownKeys = keys + end
-        var packable = true
-        for x in start..<end {
-            reducedKeys[x] = TerminalEncoder.packed(reduced[x])
-            shownKeys[x] = TerminalEncoder.packed(shown[x])
-            packable = packable && reducedKeys[x] != TerminalEncoder.unpackable && shownKeys[x] != TerminalEncoder.unpackable
-        }
-        let best = packable
-            ? bestDistance(start: start, end: end) { reducedKeys[$0] == shownKeys[$1] ? 1 : 0 }
-            : bestDistance(start: start, end: end) { TerminalEncoder.sameCell(reduced + $0, shown + $1) }
+        let best = bestDistance(start: start, end: end) { TerminalEncoder.sameCell(reduced + $0, shown + $1) }
         return RowScan(changed: start..<end, shift: best == 0 ? nil : RowShift(start: start, end: end, distance: best),
                        reduced: UnsafePointer(reduced))
     }
@@ -281,32 +269,6 @@ public final class TerminalEncoder {
             }
         }
         return best
-    }
-
-    /// Keys for the shift search, two per column (new, shown); a raw buffer like `rowScratch`.
-    @exclusivity(unchecked) private var packedScratch = ScratchBuffer<UInt64>()
-    private static let unpackable = UInt64.max
-
-    /// A picture cell (`▀` or a space) as one number, equal exactly when the cells are:
-    /// 2 bits of glyph and 27 of each colour code (24-bit colours and tagged palette indices as
-    /// they are, the two markers above them). Anything else (text) is `unpackable`.
-    @inline(__always)
-    private static func packed(_ cell: ScreenCell) -> UInt64 {
-        let glyph: UInt64
-        switch cell.character {
-        case Cell.upperHalfBlock: glyph = 0
-        case Cell.space: glyph = 1
-        default: return unpackable
-        }
-        @inline(__always) func code(_ value: UInt32) -> UInt64 {
-            if value < 0x400_0000 { return UInt64(value) }
-            if value == TerminalEncoder.unknown { return 0x400_0000 }
-            if value == TerminalEncoder.anyForeground { return 0x400_0001 }
-            return unpackable
-        }
-        let foreground = code(cell.foreground), background = code(cell.background)
-        if foreground == unpackable || background == unpackable { return unpackable }
-        return glyph << 54 | foreground << 27 | background
     }
 
     /// 1 when two cells are equal, else 0, without a branch per field: the shift search compares

@@ -43,7 +43,7 @@ final class PixelDecoderTests: XCTestCase {
         }
     }
 
-    /// Counting on raw values (eight bytes at a time where a run repeats) finds what counting the
+    /// Counting on raw values (a bit per 16-bit value, words equal to one of the two before skipped; a hash for XRGB) finds what counting the
     /// decoded colours finds: the same number of colours, and over the limit on the same row.
     func testRawColourCountEqualsTheDecodedColourCountOnRandomFrames() {
         var generator = SeededGenerator(seed: 22)
