@@ -48,10 +48,22 @@ struct DistinctValues {
             // The last two words (no masked word equals `UInt64.max`): a tiled row repeats every
             // eight pixels, a run every four (on the game-like cartridge 73 % of words are one of them).
             var previous = UInt64.max, beforePrevious = UInt64.max
-            let words = pixels / 4
+            let words = (pixels &+ 3) / 4
             var index = 0
             while index < words {
-                var value = UInt64(littleEndian: row.loadUnaligned(fromByteOffset: index &* 8, as: UInt64.self)) & wordMask
+                let firstPixel = index &* 4
+                var value: UInt64
+                if firstPixel &+ 4 <= pixels {
+                    value = UInt64(littleEndian: row.loadUnaligned(fromByteOffset: index &* 8, as: UInt64.self)) & wordMask
+                } else {
+                    // The last 1–3 pixels, the word's other lanes filled with the first of them (no new value).
+                    value = 0
+                    for lane in 0..<4 {
+                        let x = firstPixel &+ lane < pixels ? firstPixel &+ lane : firstPixel
+                        let pixel = UInt64(UInt16(littleEndian: row.loadUnaligned(fromByteOffset: x &* 2, as: UInt16.self))) & laneMask
+                        value |= pixel << UInt64(16 * lane)
+                    }
+                }
                 index &+= 1
                 let skip = value == previous || value == beforePrevious
                 beforePrevious = previous
@@ -69,16 +81,6 @@ struct DistinctValues {
                     }
                     value >>= 16
                     lanes &-= 1
-                }
-            }
-            for x in (words &* 4)..<pixels {
-                let pixel = UInt64(UInt16(littleEndian: row.loadUnaligned(fromByteOffset: x &* 2, as: UInt16.self))) & laneMask
-                let word = Int(truncatingIfNeeded: pixel >> 6), bit = UInt64(1) << (pixel & 63)
-                if seen[word] & bit == 0 {
-                    if found == limit { return (found, true) }
-                    seen[word] |= bit
-                    sixteenBitValues.append(UInt16(truncatingIfNeeded: pixel))
-                    found &+= 1
                 }
             }
             return (found, false)
