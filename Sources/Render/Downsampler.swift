@@ -19,7 +19,13 @@ public final class Downsampler {
     /// Vertical-pass accumulators for one output row (r, g, b interleaved).
     private var accumulator = ScratchBuffer<Int>()
     /// The source's own colours, to snap blended pixels back to (see `ScalingOptions.snapsToFrameColors`).
-    private var palette = FramePalette()
+    /// These three are `@exclusivity(unchecked)`: passed `inout` once per row, the runtime's
+    /// check cost more than the row's work (one thread uses a `Downsampler`).
+    @exclusivity(unchecked) private var palette = FramePalette()
+    /// The source's colours as masked raw pixel values, for nearest sampling's colour count.
+    @exclusivity(unchecked) private var rawColors = DistinctValues(limit: FramePalette.limit)
+    /// Table decoding for the last frame's pixel format (rebuilt when the format changes).
+    @exclusivity(unchecked) private var decoder = PixelDecoder(format: .rgb565)
 
     private struct AxisKey: Hashable {
         let source: Int
@@ -66,13 +72,12 @@ public final class Downsampler {
     private func drawReplicated(_ frame: FrameSource, source: PixelRect, at picture: PixelRect, scale: Int, on canvas: inout CellCanvas) {
         let row = rowBuffer.pointer(capacity: source.width)
         let columns = canvas.columns
-        let bytesPerPixel = frame.format.bytesPerPixel
         let width = source.width
+        let decoder = decoder(for: frame.format)
         canvas.cells.withUnsafeMutableBufferPointer { buffer in
             let cells = buffer.baseAddress!
             for sourceY in 0..<source.height {
-                frame.format.decodeRow(frame.bytes, offset: (source.y + sourceY) * frame.pitch + source.x * bytesPerPixel,
-                                       count: width, into: row)
+                decoder.decode(Downsampler.rowStart(frame, source: source, row: sourceY), count: width, into: row)
                 for repeatY in 0..<scale {
                     let y = picture.y + sourceY * scale + repeatY
                     let rowCells = cells + ((y >> 1) &* columns &+ picture.x)
@@ -106,15 +111,16 @@ public final class Downsampler {
 
     /// Nearest-neighbour sampling (output pixel (x, y) shows the source pixel under its centre)
     /// if the source has at most `FramePalette.limit` colours; false, with the picture partly
-    /// drawn, at the first row that has one more. One pass: each source row is decoded once,
-    /// counted, and copied to the output rows that sample it. `draw` has just filled the target,
-    /// so every cell here is already a `▀` cell.
+    /// drawn, at the first row that has one more. One pass: each source row's colours are counted
+    /// on the raw pixel values (`PixelDecoder.noteColors`), and only the pixels the picture shows
+    /// are decoded, once per source row, then copied to the output rows that sample it. `draw`
+    /// has just filled the target, so every cell here is already a `▀` cell.
     private func drawNearestIfFewColors(_ frame: FrameSource, source: PixelRect, at picture: PixelRect,
                                         on canvas: inout CellCanvas) -> Bool {
-        palette.reset()
-        let row = rowBuffer.pointer(capacity: source.width)
+        rawColors.reset()
+        let decoder = decoder(for: frame.format)
+        let row = rowBuffer.pointer(capacity: picture.width)
         let columns = canvas.columns
-        let bytesPerPixel = frame.format.bytesPerPixel
         // The source column of each output column, once per frame instead of a division per pixel.
         let sourceColumns = columnMap.pointer(capacity: picture.width)
         for outputX in 0..<picture.width {
@@ -123,32 +129,52 @@ public final class Downsampler {
         func sourceRow(ofOutputRow outputY: Int) -> Int {
             min(source.height - 1, (2 * outputY + 1) * source.height / (2 * picture.height))
         }
-        // Pixel art repeats a colour along a row: only a change can be a new colour.
         var previous = UInt32.max
         var outputY = 0
         return canvas.cells.withUnsafeMutableBufferPointer { buffer in
             let cells = buffer.baseAddress!
             for sourceY in 0..<source.height {
-                frame.format.decodeRow(frame.bytes, offset: (source.y + sourceY) * frame.pitch + source.x * bytesPerPixel,
-                                       count: source.width, into: row)
-                for x in 0..<source.width where row[x] != previous {
-                    previous = row[x]
-                    palette.insert(previous)
-                }
-                if palette.isOverLimit { return false }
-                while outputY < picture.height && sourceRow(ofOutputRow: outputY) == sourceY {
-                    let y = picture.y + outputY
+                let start = Downsampler.rowStart(frame, source: source, row: sourceY)
+                decoder.noteColors(start, count: source.width, previous: &previous, in: &rawColors)
+                if rawColors.isOverLimit { return false }
+                guard outputY < picture.height && sourceRow(ofOutputRow: outputY) == sourceY else { continue }
+                let first = outputY
+                while outputY < picture.height && sourceRow(ofOutputRow: outputY) == sourceY { outputY += 1 }
+                if outputY - first == 1 {
+                    // Shown on one output row (any downscale): decoded straight into its cells.
+                    let y = picture.y + first
                     let rowCells = cells + ((y >> 1) &* columns &+ picture.x)
                     if y & 1 == 0 {
-                        for x in 0..<picture.width { rowCells[x].foreground = RGBColor(rawValue: row[Int(sourceColumns[x])]) }
+                        decoder.decode(start, columns: sourceColumns, count: picture.width) { rowCells[$0].foreground = RGBColor(rawValue: $1) }
                     } else {
-                        for x in 0..<picture.width { rowCells[x].background = RGBColor(rawValue: row[Int(sourceColumns[x])]) }
+                        decoder.decode(start, columns: sourceColumns, count: picture.width) { rowCells[$0].background = RGBColor(rawValue: $1) }
                     }
-                    outputY += 1
+                    continue
+                }
+                decoder.decode(start, columns: sourceColumns, count: picture.width) { row[$0] = $1 }
+                for y in (picture.y + first)..<(picture.y + outputY) {
+                    let rowCells = cells + ((y >> 1) &* columns &+ picture.x)
+                    if y & 1 == 0 {
+                        for x in 0..<picture.width { rowCells[x].foreground = RGBColor(rawValue: row[x]) }
+                    } else {
+                        for x in 0..<picture.width { rowCells[x].background = RGBColor(rawValue: row[x]) }
+                    }
                 }
             }
             return true
         }
+    }
+
+    /// The first pixel of row `row` of `source` in `frame`.
+    @inline(__always)
+    private static func rowStart(_ frame: FrameSource, source: PixelRect, row: Int) -> UnsafeRawPointer {
+        frame.bytes.baseAddress! + ((source.y &+ row) &* frame.pitch &+ source.x &* frame.format.bytesPerPixel)
+    }
+
+    /// The table decoder for `format`, kept while frames keep their format.
+    private func decoder(for format: PixelFormat) -> PixelDecoder {
+        if decoder.format != format { decoder = PixelDecoder(format: format) }
+        return decoder
     }
 
     @inline(__always)
@@ -175,18 +201,22 @@ public final class Downsampler {
         let bluePlane = blue.pointer(capacity: planeSize)
         let sums = accumulator.pointer(capacity: outputWidth * 3)
         let row = rowBuffer.pointer(capacity: source.width)
-        let bytesPerPixel = frame.format.bytesPerPixel
+        let decoder = decoder(for: frame.format)
+        var previous = UInt32.max
 
         // Horizontal pass: per source row, weighted sums of the source pixels under each output column.
         let identityColumns = horizontal.isIdentity
         horizontal.withTaps { starts, sources, weights in
             for sourceY in 0..<source.height {
-                frame.format.decodeRow(frame.bytes, offset: (source.y + sourceY) * frame.pitch + source.x * bytesPerPixel,
-                                       count: source.width, into: row)
+                decoder.decode(Downsampler.rowStart(frame, source: source, row: sourceY), count: source.width, into: row)
                 let base = sourceY &* outputWidth
                 let r = redPlane + base, g = greenPlane + base, b = bluePlane + base
                 if snapping && !palette.isOverLimit {
-                    for x in 0..<source.width { palette.insert(row[x]) }
+                    // Only a change along the row can be a new colour.
+                    for x in 0..<source.width where row[x] != previous {
+                        previous = row[x]
+                        palette.insert(previous)
+                    }
                 }
                 if identityColumns {
                     for x in 0..<outputWidth {

@@ -9,37 +9,27 @@ struct FramePalette {
     static let limit = 64
 
     private(set) var colors: [RGBColor] = []
-    private(set) var isOverLimit = false
-    /// Open addressing over 0x00RRGGBB values; `empty` marks a free slot.
-    private var slots = [UInt32](repeating: FramePalette.empty, count: 1024)
+    var isOverLimit: Bool { seen.isOverLimit }
+    private var seen = DistinctValues(limit: FramePalette.limit)
     /// Direct-mapped answers of `nearest`, reset per frame: blends repeat a lot.
     private var snapKeys = [UInt32](repeating: FramePalette.empty, count: 4096)
     private var snapValues = [UInt32](repeating: 0, count: 4096)
+    private var snapKeysUsed = false
     private static let empty: UInt32 = 0xFFFF_FFFF
 
     mutating func reset() {
         colors.removeAll(keepingCapacity: true)
-        isOverLimit = false
-        slots.withUnsafeMutableBufferPointer { $0.update(repeating: FramePalette.empty) }
-        snapKeys.withUnsafeMutableBufferPointer { $0.update(repeating: FramePalette.empty) }
+        seen.reset()
+        if snapKeysUsed {
+            snapKeys.withUnsafeMutableBufferPointer { $0.update(repeating: FramePalette.empty) }
+            snapKeysUsed = false
+        }
     }
 
     /// Notes one source pixel (0x00RRGGBB).
     @inline(__always)
     mutating func insert(_ pixel: UInt32) {
-        if isOverLimit { return }
-        var slot = Int((pixel &* 0x9E37_79B1) >> 22)
-        while true {
-            let value = slots[slot]
-            if value == pixel { return }
-            if value == FramePalette.empty {
-                guard colors.count < FramePalette.limit else { isOverLimit = true; return }
-                slots[slot] = pixel
-                colors.append(RGBColor(rawValue: pixel))
-                return
-            }
-            slot = (slot + 1) & 1023
-        }
+        if seen.insert(pixel) { colors.append(RGBColor(rawValue: pixel)) }
     }
 
     /// The frame colour nearest to `color` (squared RGB distance, green weighted as the eye does).
@@ -48,6 +38,7 @@ struct FramePalette {
         let key = color.rawValue
         let slot = Int((key &* 0x9E37_79B1) >> 20)
         if snapKeys[slot] == key { return RGBColor(rawValue: snapValues[slot]) }
+        snapKeysUsed = true
         var best = color
         var bestDistance = Int.max
         let r = Int(color.red), g = Int(color.green), b = Int(color.blue)

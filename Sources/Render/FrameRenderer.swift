@@ -13,7 +13,9 @@ import PhosphorKit
 /// ```
 /// A new terminal size redraws everything; so does `invalidate()` (overlay closed, Ctrl-L).
 public final class FrameRenderer {
-    public private(set) var canvas = CellCanvas(columns: 0, rows: 0)
+    /// `@exclusivity(unchecked)`: `put` runs per legend and status cell (300 a frame), and the
+    /// runtime's dynamic check on each cost more than the put. UI thread only.
+    @exclusivity(unchecked) public private(set) var canvas = CellCanvas(columns: 0, rows: 0)
     public let downsampler = Downsampler()
     public let encoder: TerminalEncoder
 

@@ -119,14 +119,25 @@ public final class TerminalEncoder {
         screen.withUnsafeMutableBufferPointer { screenBuffer in
             let cells = cellBuffer.baseAddress!, last = lastBuffer.baseAddress!, shownCells = screenBuffer.baseAddress!
             for row in 0..<height {
-                if shiftsRows, let shift = rowShift(row: row, cells: cells, last: last, screen: shownCells) {
-                    if !started {
-                        started = true
-                        if synchronizedOutput { output.append(contentsOf: TerminalEncoder.beginSynchronized) }
+                // With row shifts, the search's scan of the row tells where it changed (the rest is
+                // skipped) and may already hold each changed cell reduced.
+                var changed = 0..<columns
+                var reduced: UnsafePointer<ScreenCell>?
+                if shiftsRows {
+                    let scan = rowShift(row: row, cells: cells, last: last, screen: shownCells)
+                    guard !scan.changed.isEmpty else { continue }
+                    changed = scan.changed
+                    reduced = scan.reduced
+                    if let shift = scan.shift {
+                        if !started {
+                            started = true
+                            if synchronizedOutput { output.append(contentsOf: TerminalEncoder.beginSynchronized) }
+                        }
+                        apply(shift, row: row, last: last, screen: shownCells, output: &output)
                     }
-                    apply(shift, row: row, last: last, screen: shownCells, output: &output)
                 }
-                encodeChanges(row: row, cells: cells, last: last, screen: shownCells, started: &started, output: &output)
+                encodeChanges(row: row, in: changed, reduced: reduced, cells: cells, last: last, screen: shownCells,
+                              started: &started, output: &output)
             }
         }}}
         if started && synchronizedOutput { output.append(contentsOf: TerminalEncoder.endSynchronized) }
@@ -140,19 +151,22 @@ public final class TerminalEncoder {
     /// Writes the changed cells of one row: they and the unchanged gaps between them become
     /// `PlanStep`s, `GlyphPlanner` picks every cell's form (and whether a short gap is written
     /// again rather than skipped) for the fewest bytes, and the plan is written out.
-    private func encodeChanges(row: Int, cells: UnsafePointer<Cell>, last: UnsafeMutablePointer<Cell>,
+    /// `changed`: the columns that may have changed (all of them, or the row-shift scan's range);
+    /// `reduced`: that scan's cells already reduced, if it has them.
+    private func encodeChanges(row: Int, in changed: Range<Int>, reduced: UnsafePointer<ScreenCell>?,
+                               cells: UnsafePointer<Cell>, last: UnsafeMutablePointer<Cell>,
                                screen: UnsafeMutablePointer<ScreenCell>, started: inout Bool, output: inout [UInt8]) {
         let width = columns
         let rowStart = row &* width
         let steps = stepScratch.pointer(capacity: 2 &* width &+ 2)
         var count = 0
         var firstColumn = -1, end = -1
-        for column in 0..<width {
+        for column in changed {
             let index = rowStart &+ column
             let cell = cells[index]
             if cell == last[index] { continue }
             last[index] = cell
-            let shown = reduce(cell)
+            let shown = reduced?[column] ?? reduce(cell)
             if shown == screen[index] { continue }
             if end < 0 {
                 firstColumn = column
@@ -408,10 +422,19 @@ public final class TerminalEncoder {
     @exclusivity(unchecked) private var rowScratch = ScratchBuffer<ScreenCell>()
     private static let shiftDistances = [1, -1, 2, -2, 3, -3]
 
+    /// What `rowShift` found in one row: the columns from its first to its last changed cell
+    /// (empty: none changed), the shift to apply, and when it searched, each of those columns'
+    /// cells reduced (`reduced[x]` for x in `changed`; valid until the next `rowShift`).
+    private struct RowScan {
+        var changed: Range<Int>
+        var shift: RowShift?
+        var reduced: UnsafePointer<ScreenCell>?
+    }
+
     /// The shift of the changed part of `row` that leaves the most cells already right, when it
     /// saves more than the two cursor moves and DCH/ICH cost.
     private func rowShift(row: Int, cells: UnsafePointer<Cell>, last: UnsafePointer<Cell>,
-                          screen: UnsafePointer<ScreenCell>) -> RowShift? {
+                          screen: UnsafePointer<ScreenCell>) -> RowScan {
         let rowStart = row &* columns
         let rowCells = cells + rowStart, rowLast = last + rowStart, shown = screen + rowStart
         var first = -1, lastChanged = -1, changed = 0
@@ -423,16 +446,26 @@ public final class TerminalEncoder {
         // A shift must leave `minimumGain` more cells right than none does. Unchanged cells are
         // right already and a shift cannot make every cell right, so it gains at most
         // `changed - 1`: rows with fewer changes are not searched.
-        guard first >= 0, lastChanged - first >= 16, changed > TerminalEncoder.minimumGain else { return nil }
+        guard first >= 0 else { return RowScan(changed: 0..<0) }
+        guard lastChanged - first >= 16, changed > TerminalEncoder.minimumGain else { return RowScan(changed: first..<(lastChanged + 1)) }
         let start = first, end = lastChanged + 1
         // `reduced[x]` is column x's cell as the terminal would show it (x in start..<end).
         let reduced = rowScratch.pointer(capacity: end)
         for x in start..<end { reduced[x] = reduce(rowCells[x]) }
+        let best = bestDistance(start: start, end: end) { TerminalEncoder.sameCell(reduced + $0, shown + $1) }
+        return RowScan(changed: start..<end, shift: best == 0 ? nil : RowShift(start: start, end: end, distance: best),
+                       reduced: UnsafePointer(reduced))
+    }
+
+    /// The distance (0: none) whose shift leaves the most cells of `start..<end` right, when it
+    /// gains enough; `same(x, y)` is 1 when the new cell at x equals the shown cell at y. The first
+    /// distance with the most matches wins. A distance is given up as soon as it can no longer
+    /// beat both the best so far and that threshold (same answer as counting every cell, at a
+    /// fraction of the comparisons on rows no shift explains).
+    @inline(__always)
+    private func bestDistance(start: Int, end: Int, same: (Int, Int) -> Int) -> Int {
         var unshifted = 0
-        for x in start..<end where reduced[x] == shown[x] { unshifted &+= 1 }
-        // The first distance with the most matches wins, if it gains enough. A distance is given
-        // up as soon as it can no longer beat both the best so far and that threshold (same answer
-        // as counting every cell, at a fraction of the comparisons on rows no shift explains).
+        for x in start..<end { unshifted &+= same(x, x) }
         let enough = unshifted + TerminalEncoder.minimumGain
         var best = 0, bestMatches = unshifted
         for distance in TerminalEncoder.shiftDistances {
@@ -444,7 +477,7 @@ public final class TerminalEncoder {
             while x < to {
                 let chunkEnd = min(to, x &+ 16)
                 while x < chunkEnd {
-                    if reduced[x] == shown[x &+ distance] { matches &+= 1 }
+                    matches &+= same(x, x &+ distance)
                     x &+= 1
                 }
                 if matches &+ (to &- x) < needed { break }
@@ -454,8 +487,17 @@ public final class TerminalEncoder {
                 bestMatches = matches
             }
         }
-        guard best != 0 else { return nil }
-        return RowShift(start: start, end: end, distance: best)
+        return best
+    }
+
+    /// 1 when two cells are equal, else 0, without a branch per field: the shift search compares
+    /// ~600 pairs a row, and which of them match follows the picture, not a pattern a branch
+    /// predictor learns.
+    @inline(__always)
+    private static func sameCell(_ a: UnsafePointer<ScreenCell>, _ b: UnsafePointer<ScreenCell>) -> Int {
+        let difference = (a.pointee.character ^ b.pointee.character) | (a.pointee.foreground ^ b.pointee.foreground)
+            | (a.pointee.background ^ b.pointee.background)
+        return difference == 0 ? 1 : 0
     }
 
     /// Each cell already right saves a glyph and often an SGR (≥ 4 bytes); a shift costs ~20

@@ -327,6 +327,44 @@ final class TerminalEncoderTests: XCTestCase {
         }
     }
 
+    /// The shift search compares picture cells as packed keys and falls back to field by field
+    /// where text is among the changed cells: scrolled text is shifted too, and comes out right.
+    func testScrolledTextAmongThePictureIsShiftedToo() throws {
+        var generator = SeededGenerator(seed: 12)
+        let palette = (0..<6).map { _ in RGBColor(rawValue: UInt32.random(in: 0...0xFF_FFFF, using: &generator)) }
+        let world = (0..<(120 * 4)).map { _ in palette.randomElement(using: &generator)! }
+        let letters = Array("THE QUICK BROWN FOX JUMPS OVER THE LAZY DOG 0123456789 ".unicodeScalars)
+        func frame(scroll: Int) -> CellCanvas {
+            var canvas = CellCanvas(columns: 60, rows: 3, background: .black)
+            for x in 0..<50 {
+                canvas.put(Cell(letters[(x + scroll) % letters.count], foreground: palette[(x + scroll) % 6], background: .black),
+                           column: 5 + x, row: 0)
+            }
+            for y in 0..<4 {
+                for x in 0..<50 { canvas.setPixel(x: 5 + x, y: 2 + y, to: world[y * 120 + (x + scroll) % 120]) }
+            }
+            return canvas
+        }
+        for distance in [1, -2, 3] {
+            let encoder = TerminalEncoder(colorMode: .trueColor, synchronizedOutput: false)
+            encoder.shiftsRows = true
+            let terminal = VirtualTerminal(columns: 60, rows: 3)
+            var bytes: [UInt8] = []
+            encoder.encode(frame(scroll: 7), into: &bytes)
+            try terminal.feed(bytes)
+            bytes.removeAll()
+            let scrolled = frame(scroll: 7 + distance)
+            encoder.encode(scrolled, into: &bytes)
+            try terminal.feed(bytes)
+            assertScreen(terminal, shows: scrolled, mode: .trueColor, "scrolled by \(distance)")
+            // Both the text row and the picture rows: three shifts, each a DCH and an ICH.
+            let text = String(decoding: bytes, as: UTF8.self)
+            let count = abs(distance) == 1 ? "" : "\(abs(distance))"
+            XCTAssertEqual(text.components(separatedBy: "\u{1B}[\(count)P").count - 1, 3, text.debugDescription)
+            XCTAssertEqual(text.components(separatedBy: "\u{1B}[\(count)@").count - 1, 3, text.debugDescription)
+        }
+    }
+
     func testPaletteModesEmitIndexedColours() throws {
         var canvas = CellCanvas(columns: 2, rows: 1)
         canvas.put(Cell(top: RGBColor(rawValue: 0xFF0000), bottom: RGBColor(rawValue: 0x808080)), column: 0, row: 0)

@@ -106,27 +106,35 @@ public final class RewindRing {
 
     private func compressDelta(older: [UInt8], newer: [UInt8]) throws -> [UInt8] {
         if scratch.count != older.count { scratch = [UInt8](repeating: 0, count: older.count) }
-        scratch.withUnsafeMutableBytes { destination in
-            older.withUnsafeBytes { destination.copyMemory(from: $0) }
-        }
-        Self.xor(newer, into: &scratch)
+        Self.xor(older, newer, into: &scratch)
         return try scratch.withUnsafeBytes { try compressor.compress($0) }
     }
 
-    /// `target[i] ^= source[i]` for every byte of `target` (source read as zeros past its end),
-    /// eight bytes at a time.
+    /// `target[i] ^= source[i]` for every byte of `target` (source read as zeros past its end).
+    /// Only going back (rarely): it copies `target` first.
     static func xor(_ source: [UInt8], into target: inout [UInt8]) {
-        let shared = min(source.count, target.count)
+        let original = target
+        xor(original, source, into: &target)
+    }
+
+    /// `target[i] = first[i] ^ second[i]` for every byte of `target` (which is `first`'s
+    /// length; `second` read as zeros past its end): one pass, no copy of `first` first.
+    static func xor(_ first: [UInt8], _ second: [UInt8], into target: inout [UInt8]) {
+        precondition(target.count == first.count)
+        let shared = min(first.count, second.count)
         let words = shared / 8
-        source.withUnsafeBytes { from in
-            target.withUnsafeMutableBytes { to in
-                for word in 0..<words {
-                    let offset = word * 8
-                    let value = from.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                        ^ to.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                    to.storeBytes(of: value, toByteOffset: offset, as: UInt64.self)
+        first.withUnsafeBytes { a in
+            second.withUnsafeBytes { b in
+                target.withUnsafeMutableBytes { to in
+                    for word in 0..<words {
+                        let offset = word * 8
+                        let value = a.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                            ^ b.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                        to.storeBytes(of: value, toByteOffset: offset, as: UInt64.self)
+                    }
+                    for index in (words * 8)..<shared { to[index] = a[index] ^ b[index] }
+                    for index in shared..<a.count { to[index] = a[index] }
                 }
-                for index in (words * 8)..<shared { to[index] ^= from[index] }
             }
         }
     }

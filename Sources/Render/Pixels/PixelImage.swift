@@ -27,6 +27,7 @@ public struct PixelImage: Sendable, Equatable {
         defer { row.deallocate() }
         let bytesPerPixel = source.format.bytesPerPixel
         let width = self.width
+        let decoder = PixelDecoder(format: source.format)
         rgb.withUnsafeMutableBytes { output in
             for y in 0..<clipped.height {
                 let offset = (clipped.y + y) * source.pitch + clipped.x * bytesPerPixel
@@ -37,7 +38,7 @@ public struct PixelImage: Sendable, Equatable {
                    Int(bitPattern: base) % MemoryLayout<UInt32>.alignment == 0 {
                     pixels = (base + offset).assumingMemoryBound(to: UInt32.self)
                 } else {
-                    source.format.decodeRow(source.bytes, offset: offset, count: width, into: row)
+                    decoder.decode(base + offset, count: width, into: row)
                     pixels = UnsafePointer(row)
                 }
                 Self.pack(pixels, count: width, into: output.baseAddress! + y * width * 3)

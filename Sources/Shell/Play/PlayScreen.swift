@@ -228,7 +228,7 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
         // A busy link (LinkPacer: its cursor-position probes are unanswered) skips the frame.
         guard let bytes = paced ? picture.renderPaced(content, columns: columns, rows: rows, now: now)
                                 : picture.render(content, columns: columns, rows: rows) else { return false }
-        context.writeRaw(bytes)
+        picture.recycle(context.writeRaw(bytes))
         if let pixels = picture.pixels, pixels.lastPayloadBytes > 0 {
             pixelLink.recordPicture(bytes: pixels.lastPayloadBytes, deliveryRate: picture.pacer.deliveryRate)
             if pixelLink.shouldFallBack {
