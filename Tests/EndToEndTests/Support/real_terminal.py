@@ -181,6 +181,9 @@ def main():
         (mode, columns, rows, x, y), (cell_width, cell_height) = wait_for(placement, 30, "the pixels: log line")
         time.sleep(2)  # a few frames, and the terminal's repaint
         touched = click_touch_screen(args.touch, log, terminal, border, env) if args.touch else ""
+        # The placement as it is now: a terminal that resized the window just after starting the
+        # game (foot does) has the picture laid out again since the first "pixels:" line.
+        (mode, columns, rows, x, y), (cell_width, cell_height) = placement()
         columns, rows, x, y = int(columns), int(rows), int(x), int(y)
         cell_width, cell_height = int(cell_width), int(cell_height)
         shot = os.path.join(work, "playing.png")
