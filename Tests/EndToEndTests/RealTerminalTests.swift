@@ -92,10 +92,10 @@ final class RealTerminalTests: XCTestCase {
         assertShownAndCleared(result, mode: "sixel (256 colours)")
     }
 
-    /// foot 1.13.1 in cage: sixel with its 1024 registers. foot starts the game at 80x24 and
-    /// resizes the window a moment later: the game must follow (the status bar on the window's
-    /// last row), whether that resize came before its SIGWINCH handler was in place or during
-    /// the start-up queries' wait (both were seen here).
+    /// foot 1.13.1 in cage: sixel with its 1024 registers, the status bar on the window's last
+    /// row (foot starts its child at 80x24 and resizes the window a moment later; the game here
+    /// starts once the size moved, see `real_terminal.py`; a resize during the start-up wait is
+    /// `TerminalQuirksInProcessTests.testAResizeDuringTheStartUpWaitIsFollowed`).
     func testFootShowsTheFrameInSixelAtTheWindowsSizeAndQuittingClearsIt() throws {
         let result = try play(in: "foot")
         assertShownAndCleared(result, mode: "sixel (1024 colours)")
