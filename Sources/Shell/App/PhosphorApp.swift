@@ -136,6 +136,10 @@ final class PhosphorApp {
                 needsDraw = true  // the screen that waited (a pad button bound) shows what happened
             }
         }
+        if services.tmuxPane?.takeChange() == true {
+            logTmuxPane()
+            redrawEverything()
+        }
         if needsDraw { draw() }
         if let deadline = decoder.pendingDeadline { timeout = min(timeout, max(.zero, deadline - now)) }
         let wake = terminal.wait(timeout: timeout)
@@ -212,8 +216,9 @@ final class PhosphorApp {
             suspend()
         case SIGWINCH, SIGCONT:
             terminal.refreshSize()
-            // A split or resized pane moves where its pictures go on the outer terminal.
-            if services.tmuxPane?.refresh() == true { logTmuxPane() }
+            // A split or resized pane moves where its pictures go on the outer terminal: asked
+            // off this thread; `step` redraws once the answer moved the pane.
+            services.tmuxPane?.refreshInBackground()
             redrawEverything()
         default:
             break
