@@ -10,14 +10,20 @@ open class TmuxTerminal {
     public let name: String
     private var running = false
 
-    /// Runs `command` with `/bin/sh -c` in a `columns`×`rows` window. With `remainOnExit` the pane
+    /// Runs `command` with `/bin/bash -c` in a `columns`×`rows` window. With `remainOnExit` the pane
     /// stays (showing the last screen) after the command ends.
+    ///
+    /// Why bash, named, and not tmux's default shell: Ctrl-C reaches the whole foreground process
+    /// group, this shell included. bash waits for a child that handles SIGINT and goes on with the
+    /// command line (as a user's interactive shell, which never sees the signal, would); dash, which
+    /// tmux runs where SHELL is /bin/sh (CI as root), dies at once and takes the pane with it.
     public init(command: String, columns: Int, rows: Int, socketPrefix: String, sessionName: String,
                 remainOnExit: Bool = false) throws {
         socket = "\(socketPrefix)-\(UUID().uuidString.prefix(8))"
         name = sessionName
         // The server this starts outlives the call: give it no pipe to hold open.
-        try tmux(["new-session", "-d", "-s", name, "-x", "\(columns)", "-y", "\(rows)", command], readOutput: false)
+        try tmux(["new-session", "-d", "-s", name, "-x", "\(columns)", "-y", "\(rows)",
+                  "/bin/bash", "-c", command], readOutput: false)
         running = true
         if remainOnExit { try tmux(["set-option", "-t", name, "remain-on-exit", "on"]) }
     }
