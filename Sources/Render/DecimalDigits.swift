@@ -16,10 +16,11 @@ struct DecimalDigits {
         self.table = table
     }
 
-    /// Appends the decimal form of `value` (≥ 0). Inlined into the SGR writers: the rare large
-    /// values go through `appendLarge`, which keeps this one free of recursion.
+    /// Appends the decimal form of `value` (≥ 0) into room already reserved (at most 20 bytes).
+    /// Inlined into the SGR writers: the rare large values go through `appendLarge`, which
+    /// keeps this one free of recursion.
     @inline(__always)
-    func append(_ value: Int, to output: inout [UInt8]) {
+    func append(_ value: Int, to output: inout ByteWriter) {
         if value >= DecimalDigits.limit {
             appendLarge(value, to: &output)
             return
@@ -34,7 +35,7 @@ struct DecimalDigits {
     }
 
     @inline(never)
-    private func appendLarge(_ value: Int, to output: inout [UInt8]) {
+    private func appendLarge(_ value: Int, to output: inout ByteWriter) {
         append(value / DecimalDigits.limit, to: &output)
         let rest = value % DecimalDigits.limit
         output.append(UInt8(48 + rest / 100))

@@ -99,8 +99,9 @@ public final class TerminalEncoder {
     /// size redraws everything. Returns the number of bytes appended (0 when nothing changed).
     /// Cursor positions are absolute (canvas cell (0, 0) is terminal position 1;1).
     @discardableResult
-    public func encode(_ canvas: CellCanvas, into output: inout [UInt8]) -> Int {
-        let startCount = output.count
+    public func encode(_ canvas: CellCanvas, into bytes: inout [UInt8]) -> Int {
+        writer.removeAll()
+        writer.reserve(32)
         if canvas.columns != columns || canvas.rows != rows || lastCanvas.count != canvas.cells.count {
             columns = canvas.columns
             rows = canvas.rows
@@ -119,6 +120,9 @@ public final class TerminalEncoder {
         screen.withUnsafeMutableBufferPointer { screenBuffer in
             let cells = cellBuffer.baseAddress!, last = lastBuffer.baseAddress!, shownCells = screenBuffer.baseAddress!
             for row in 0..<height {
+                // The most one row can take: every cell its own step with a full SGR and a
+                // glyph, a gap move between each two, the row shift's moves.
+                writer.reserve(64 &+ columns &* 96)
                 // With row shifts, the search's scan of the row tells where it changed (the rest is
                 // skipped) and may already hold each changed cell reduced.
                 var changed = 0..<columns
@@ -131,18 +135,22 @@ public final class TerminalEncoder {
                     if let shift = scan.shift {
                         if !started {
                             started = true
-                            if synchronizedOutput { output.append(contentsOf: TerminalEncoder.beginSynchronized) }
+                            if synchronizedOutput { writer.append(contentsOf: TerminalEncoder.beginSynchronized) }
                         }
-                        apply(shift, row: row, last: last, screen: shownCells, output: &output)
+                        apply(shift, row: row, last: last, screen: shownCells, output: &writer)
                     }
                 }
                 encodeChanges(row: row, in: changed, reduced: reduced, cells: cells, last: last, screen: shownCells,
-                              started: &started, output: &output)
+                              started: &started, output: &writer)
             }
         }}}
-        if started && synchronizedOutput { output.append(contentsOf: TerminalEncoder.endSynchronized) }
-        return output.count - startCount
+        if started && synchronizedOutput { writer.append(contentsOf: TerminalEncoder.endSynchronized) }
+        writer.copy(to: &bytes)
+        return writer.count
     }
+
+    /// The frame being written (`encode` copies it out at the end).
+    @exclusivity(unchecked) private var writer = ByteWriter()
 
     /// The steps of the row being written and their planner (raw buffers, reused every row).
     @exclusivity(unchecked) private var stepScratch = ScratchBuffer<PlanStep>()
@@ -155,7 +163,7 @@ public final class TerminalEncoder {
     /// `reduced`: that scan's cells already reduced, if it has them.
     private func encodeChanges(row: Int, in changed: Range<Int>, reduced: UnsafePointer<ScreenCell>?,
                                cells: UnsafePointer<Cell>, last: UnsafeMutablePointer<Cell>,
-                               screen: UnsafeMutablePointer<ScreenCell>, started: inout Bool, output: inout [UInt8]) {
+                               screen: UnsafeMutablePointer<ScreenCell>, started: inout Bool, output: inout ByteWriter) {
         let width = columns
         let rowStart = row &* width
         let steps = stepScratch.pointer(capacity: 2 &* width &+ 2)
@@ -291,7 +299,7 @@ public final class TerminalEncoder {
 
     /// Writes one planned step in the form the planner chose.
     @inline(__always)
-    private func emit(_ step: PlanStep, row: Int, screen: UnsafePointer<ScreenCell>, output: inout [UInt8]) {
+    private func emit(_ step: PlanStep, row: Int, screen: UnsafePointer<ScreenCell>, output: inout ByteWriter) {
         switch step.kind {
         case .gap:
             guard step.choice == GlyphPlanner.skip else { return }
@@ -334,7 +342,7 @@ public final class TerminalEncoder {
     /// that is shorter. Only after a one-byte glyph: tmux 3.3 ignores REP after a multibyte
     /// character such as `▀`, while its TERM (often xterm-256color) says `rep`.
     @inline(__always)
-    private func appendRun(of glyph: UInt32, count: Int, output: inout [UInt8]) {
+    private func appendRun(of glyph: UInt32, count: Int, output: inout ByteWriter) {
         let length = appendUTF8(glyph, output: &output)
         let rest = count &- 1
         guard rest > 0 else { return }
@@ -358,7 +366,7 @@ public final class TerminalEncoder {
 
     /// One SGR for whichever of the two colours differs from those in effect (none if neither).
     @inline(__always)
-    private func setColors(foreground: UInt32, background: UInt32, output: inout [UInt8]) {
+    private func setColors(foreground: UInt32, background: UInt32, output: inout ByteWriter) {
         let needsForeground = foreground != currentForeground
         let needsBackground = background != currentBackground
         guard needsForeground || needsBackground else { return }
@@ -387,7 +395,7 @@ public final class TerminalEncoder {
         return 3 &+ DecimalDigits.width(row &+ 1) &+ (column == 0 ? 0 : 1 &+ DecimalDigits.width(column &+ 1))
     }
 
-    private func appendAbsoluteMove(row: Int, column: Int, output: inout [UInt8]) {
+    private func appendAbsoluteMove(row: Int, column: Int, output: inout ByteWriter) {
         output.append(0x1B)
         output.append(0x5B)
         if row != 0 || column != 0 { digits.append(row + 1, to: &output) }
@@ -507,7 +515,7 @@ public final class TerminalEncoder {
     /// Shifts the row on the terminal with DCH and ICH (the part right of `end` ends where it
     /// was), and in the remembered screen; the cells it touched are compared afresh.
     private func apply(_ shift: RowShift, row: Int, last: UnsafeMutablePointer<Cell>, screen: UnsafeMutablePointer<ScreenCell>,
-                       output: inout [UInt8]) {
+                       output: inout ByteWriter) {
         let count = abs(shift.distance)
         let deleteAt = shift.distance > 0 ? shift.start : shift.end - count
         let insertAt = shift.distance > 0 ? shift.end - count : shift.start
@@ -531,7 +539,7 @@ public final class TerminalEncoder {
     }
 
     /// `CSI n final` (n omitted when 1).
-    private func appendControl(_ count: Int, final: UInt8, output: inout [UInt8]) {
+    private func appendControl(_ count: Int, final: UInt8, output: inout ByteWriter) {
         output.append(0x1B)
         output.append(0x5B)
         if count != 1 { digits.append(count, to: &output) }
@@ -569,14 +577,14 @@ public final class TerminalEncoder {
     /// the skipped cells again when they are spaces in the current background (1 byte each),
     /// `CSI n C`, or `CSI row;col H`.
     @inline(__always)
-    private func moveCursor(toRow row: Int, column: Int, screen: UnsafePointer<ScreenCell>, output: inout [UInt8]) {
+    private func moveCursor(toRow row: Int, column: Int, screen: UnsafePointer<ScreenCell>, output: inout ByteWriter) {
         if cursorRow == row && cursorColumn == column { return }
         let absoluteCost = absoluteMoveCost(row: row, column: column)
         if cursorRow == row && cursorColumn >= 0 && column > cursorColumn {
             let gap = column - cursorColumn
             let forwardCost = forwardMoveCost(gap)
             if gap < min(forwardCost, absoluteCost) && skippedCellsAreCurrentSpaces(screen + row * columns, from: cursorColumn, to: column) {
-                output.append(contentsOf: repeatElement(UInt8(0x20), count: gap))
+                output.append(0x20, repeating: gap)
                 cursorColumn = column
                 return
             }
@@ -619,7 +627,7 @@ public final class TerminalEncoder {
     /// SGR parameters for one colour code: `38;2;r;g;b`, `38;5;n`, or an ANSI 30–37/90–97 number
     /// (40–47/100–107 for backgrounds).
     @inline(__always)
-    private func appendColor(_ code: UInt32, isForeground: Bool, output: inout [UInt8]) {
+    private func appendColor(_ code: UInt32, isForeground: Bool, output: inout ByteWriter) {
         switch code >> 24 {
         case 0 where usesExactPaletteIndices && PaletteMatcher.exactIndex256(RGBColor(rawValue: code)) != nil:
             output.append(isForeground ? 0x33 : 0x34)
@@ -656,7 +664,7 @@ public final class TerminalEncoder {
     /// Appends one scalar as UTF-8; returns its length.
     @inline(__always)
     @discardableResult
-    private func appendUTF8(_ value: UInt32, output: inout [UInt8]) -> Int {
+    private func appendUTF8(_ value: UInt32, output: inout ByteWriter) -> Int {
         switch value {
         case 0..<0x80:
             output.append(UInt8(value))
