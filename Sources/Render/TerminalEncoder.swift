@@ -197,20 +197,6 @@ public final class TerminalEncoder {
         }
         moveCursor(toRow: row, column: firstColumn, screen: screen, output: &output)
         for index in 0..<count { finishCosts(&steps[index]) }
-        // A one-colour cell's presets: the colours of the next picture or text cell.
-        var nextColors = (GlyphPlanner.none, GlyphPlanner.none), nextLengths: (Int32, Int32) = (0, 0)
-        for index in stride(from: count &- 1, through: 0, by: -1) {
-            switch steps[index].kind {
-            case .oneColor:
-                steps[index].presets = nextColors
-                steps[index].presetLengths = nextLengths
-            case .twoColors, .fixed:
-                nextColors = (steps[index].top, steps[index].bottom)
-                nextLengths = (steps[index].topLength, steps[index].bottomLength)
-            case .gap:
-                break
-            }
-        }
         planner.plan(steps, count: count, foreground: currentForeground, background: currentBackground)
         for index in 0..<count { emit(steps[index], row: row, screen: screen + rowStart, output: &output) }
         cursorColumn = end
@@ -316,19 +302,12 @@ public final class TerminalEncoder {
             let glyph = turned ? TerminalEncoder.lowerHalfBlock : Cell.upperHalfBlock
             for _ in 0..<step.count { appendUTF8(glyph, output: &output) }
         case .oneColor:
-            var choice = step.choice
-            if choice == GlyphPlanner.unwritten { return }
-            var unseen = GlyphPlanner.none
-            if choice >= GlyphPlanner.presetting {
-                let preset = (choice &- GlyphPlanner.presetting) & 1
-                unseen = preset == 0 ? step.presets.0 : step.presets.1
-                choice = choice &- GlyphPlanner.presetting >= 2 ? GlyphPlanner.second : GlyphPlanner.first
-            }
-            if choice == GlyphPlanner.second {
-                setColors(foreground: step.bottom, background: unseen == GlyphPlanner.none ? currentBackground : unseen, output: &output)
+            if step.choice == GlyphPlanner.unwritten { return }
+            if step.choice == GlyphPlanner.second {
+                setColors(foreground: step.bottom, background: currentBackground, output: &output)
                 for _ in 0..<step.count { appendUTF8(TerminalEncoder.fullBlock, output: &output) }
             } else {
-                setColors(foreground: unseen == GlyphPlanner.none ? currentForeground : unseen, background: step.bottom, output: &output)
+                setColors(foreground: currentForeground, background: step.bottom, output: &output)
                 appendRun(of: Cell.space, count: step.count, output: &output)
             }
         case .fixed:

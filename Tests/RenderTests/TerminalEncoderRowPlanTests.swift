@@ -21,31 +21,29 @@ final class TerminalEncoderRowPlanTests: XCTestCase {
     /// (the encoder before the plan), cell 0 was a space on red, then red over blue a `▄` in blue
     /// and the A had to set both its colours: `CSI H`, `CSI 48;2;254;0;0m` + space,
     /// `CSI 38;2;0;0;254m▄▄`, `CSI 38;2;254;254;254;48;2;0;0;254m` + A = 3 + 16 + 21 + 33 = 73
-    /// bytes. The cheapest: cells 1–2 show red and blue and the A shows white, so at least two
-    /// SGRs (3 bytes each, a `;` for a second colour) must set red, blue and white (12 + 12 + 16
-    /// parameter bytes) at least once each; a space on red would leave blue as the foreground
-    /// (blue set again for the A), so cell 0 is a red `█` (3 bytes) whose unseen background is
-    /// set to blue in the same SGR: 3 + (4 + 24) + 3 + 6 + (3 + 16) + 1 = 60.
+    /// bytes. Planned for the row: cells 1–2 show red over blue and the A white on blue, so cell 0
+    /// is a red `█` (red is then the foreground `▀` needs), red over blue `▀▀` sets only the blue
+    /// background, and the A only its white: 3 + 15 + 3 + 15 + 6 + 19 + 1 = 62.
     func testTheRowIsPlannedAsAWholeWhereCellByCellCostsMore() throws {
         let canvas = TerminalEncoderRowPlanTests.redBlueWhiteRow()
         let encoder = TerminalEncoder(colorMode: .trueColor, synchronizedOutput: false)
         var bytes: [UInt8] = []
-        XCTAssertEqual(encoder.encode(canvas, into: &bytes), 60)
-        XCTAssertEqual(String(decoding: bytes, as: UTF8.self), "\u{1B}[H\u{1B}[38;2;254;0;0;48;2;0;0;254m█▀▀\u{1B}[38;2;254;254;254mA")
+        XCTAssertEqual(encoder.encode(canvas, into: &bytes), 62)
+        XCTAssertEqual(String(decoding: bytes, as: UTF8.self), "\u{1B}[H\u{1B}[38;2;254;0;0m█\u{1B}[48;2;0;0;254m▀▀\u{1B}[38;2;254;254;254mA")
         let terminal = VirtualTerminal(columns: 4, rows: 1)
         try terminal.feed(bytes)
         assertScreen(terminal, shows: canvas, mode: .trueColor, "planned row")
         XCTAssertEqual(terminal.waste, [])
 
-        // Where `█` leaves an outline (xterm) cell 0 must be a space on red; its unseen
-        // foreground is set to blue in the same SGR, red over blue is then `▄▄` with no SGR, and
-        // the A sets both colours: 3 + (4 + 24) + 1 + 6 + 33 = 71.
+        // Where `█` leaves an outline (xterm) cell 0 must be a space on red; red over blue is
+        // then `▀▀` with both colours set (`▄▄` would set only blue but leave the A both to set,
+        // a byte more) and the A sets only white: 3 + 15 + 1 + 28 + 6 + 19 + 1 = 73.
         let xterm = TerminalEncoder(colorMode: .trueColor, synchronizedOutput: false)
         xterm.fullBlockFillsCell = false
         bytes.removeAll()
-        XCTAssertEqual(xterm.encode(canvas, into: &bytes), 71)
+        XCTAssertEqual(xterm.encode(canvas, into: &bytes), 73)
         XCTAssertEqual(String(decoding: bytes, as: UTF8.self),
-                       "\u{1B}[H\u{1B}[38;2;0;0;254;48;2;254;0;0m ▄▄\u{1B}[38;2;254;254;254;48;2;0;0;254mA")
+                       "\u{1B}[H\u{1B}[48;2;254;0;0m \u{1B}[38;2;254;0;0;48;2;0;0;254m▀▀\u{1B}[38;2;254;254;254mA")
         let xtermTerminal = VirtualTerminal(columns: 4, rows: 1)
         try xtermTerminal.feed(bytes)
         assertScreen(xtermTerminal, shows: canvas, mode: .trueColor, "planned row, xterm")

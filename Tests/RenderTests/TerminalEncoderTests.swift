@@ -143,10 +143,10 @@ final class TerminalEncoderTests: XCTestCase {
         let blue = RGBColor(rawValue: 0x0000FE), white = RGBColor(rawValue: 0xFEFEFE)
         var bytes: [UInt8] = []
         encoder.encode(canvas, into: &bytes)
-        // Home; the one-colour cell is a `█` in red with the blue that follows set as its unseen
-        // background in the same SGR, so red over blue is `▀` with no SGR; the identical third
-        // cell neither; the text cell keeps that blue and sets only its foreground.
-        let expected = "\u{1B}[H\u{1B}[38;2;254;0;0;48;2;0;0;254m█▀▀\u{1B}[38;2;254;254;254mA"
+        // Home; the one-colour cell is a `█` in red, so red over blue `▀` sets only the blue
+        // background; the identical third cell nothing; the text cell keeps that blue and sets
+        // only its foreground.
+        let expected = "\u{1B}[H\u{1B}[38;2;254;0;0m█\u{1B}[48;2;0;0;254m▀▀\u{1B}[38;2;254;254;254mA"
         XCTAssertEqual(String(decoding: bytes, as: UTF8.self), expected)
 
         // Changing cells 0 and 3 (not 1, 2): a relative move skips the unchanged cells.
