@@ -8,7 +8,12 @@ import PhosphorKit
 /// tick, writes `buttons(port:now:)` and `pointer` into `InputState`.
 public final class PlayerInput {
     public let system: GameSystem
-    public private(set) var keyMap: KeyMap
+    public private(set) var keyMap: KeyMap {
+        didSet { keyMapRevision &+= 1 }
+    }
+    /// Changes whenever `keyMap` does: what the play screen built from the map (its key legend)
+    /// is kept until then, not rebuilt for every frame.
+    public private(set) var keyMapRevision = 0
     public private(set) var holdModel: HoldModel
     public var holdButtons = HoldButtons()
     /// Masks from `GamepadManager.buttons`, one per port (the shell copies them in each tick).

@@ -209,16 +209,43 @@ final class PlayPicture {
         let background = RGBColor(rawValue: content.skin.background.rgb)
         let text = RGBColor(rawValue: style.textColor.rgb)
         let keys = RGBColor(rawValue: style.keyColor.rgb)
+        for piece in legendPieces(legend, entries: content.legend) {
+            _ = renderer.put(text: piece.text, column: piece.column, row: piece.row,
+                             foreground: piece.isKey ? keys : text, background: background)
+        }
+    }
+
+    /// One string of the legend where it goes: a button's label, or its keys.
+    private struct LegendPiece {
+        var text: String
+        var column: Int
+        var row: Int
+        var isKey: Bool
+    }
+
+    /// The legend's pieces as last laid out, and what from: they change only with the layout or
+    /// the key map, and laying them out counts characters and joins strings.
+    private var legendLayout: (legend: SkinLayout.Legend, entries: [(label: String, keys: [String])], pieces: [LegendPiece])?
+
+    private func legendPieces(_ legend: SkinLayout.Legend, entries: [(label: String, keys: [String])]) -> [LegendPiece] {
+        if let cached = legendLayout, cached.legend == legend,
+           cached.entries.elementsEqual(entries, by: { $0.label == $1.label && $0.keys == $1.keys }) {
+            return cached.pieces
+        }
+        var pieces: [LegendPiece] = []
         var row = legend.box.y
         var column = legend.box.x
-        for entry in content.legend {
+        for entry in entries {
             if legend.position == .bottom {
                 let keyText = entry.keys.joined(separator: "/")
                 let width = entry.label.count + keyText.count + 3
                 if column + width > legend.box.maxX { column = legend.box.x; row += 1 }
                 guard row < legend.box.maxY else { break }
-                column += renderer.put(text: keyText, column: column, row: row, foreground: keys, background: background)
-                column += renderer.put(text: " " + entry.label + "  ", column: column, row: row, foreground: text, background: background)
+                pieces.append(LegendPiece(text: keyText, column: column, row: row, isKey: true))
+                column += keyText.unicodeScalars.count
+                let label = " " + entry.label + "  "
+                pieces.append(LegendPiece(text: label, column: column, row: row, isKey: false))
+                column += label.unicodeScalars.count
             } else {
                 guard row < legend.box.maxY else { break }
                 let width = legend.box.columns
@@ -226,14 +253,16 @@ final class PlayPicture {
                 // Both keys when they fit, else the first one whole ("rshift", not "rshift/ba").
                 let both = entry.keys.joined(separator: "/")
                 let keyText = both.count <= room ? both : String((entry.keys.first ?? "").prefix(room))
-                _ = renderer.put(text: String(entry.label.prefix(width)), column: column, row: row, foreground: text, background: background)
+                pieces.append(LegendPiece(text: String(entry.label.prefix(width)), column: column, row: row, isKey: false))
                 let keyColumn = legend.box.maxX - keyText.count
                 if keyColumn > column + entry.label.count {
-                    _ = renderer.put(text: keyText, column: keyColumn, row: row, foreground: keys, background: background)
+                    pieces.append(LegendPiece(text: keyText, column: keyColumn, row: row, isKey: true))
                 }
                 row += 1
             }
         }
+        legendLayout = (legend, entries, pieces)
+        return pieces
     }
 
     private func drawStatus(_ content: Content, columns: Int) {
@@ -242,20 +271,43 @@ final class PlayPicture {
         let background = RGBColor(rawValue: 0x202830)
         let foreground = RGBColor(rawValue: 0xD0D8E0)
         renderer.fill(CellRect(x: bar.x, y: bar.y, columns: bar.columns, rows: bar.rows), with: background)
-        // The status always shows; a notice gets what is left on the right. A long notice (an
-        // error) gets more room: the status shrinks to the system and fps, then the notice is cut.
-        var statusText = content.status
-        if statusText.count + content.statusRight.count + 4 > bar.columns {
+        let fitted = fittedStatus(content.status, notice: content.statusRight, columns: bar.columns, startColumn: bar.x)
+        _ = renderer.put(text: fitted.status, column: bar.x, row: bar.y, foreground: foreground, background: background)
+        guard !fitted.notice.isEmpty else { return }
+        _ = renderer.put(text: fitted.notice, column: bar.maxX - fitted.noticeWidth - 1, row: bar.y,
+                         foreground: RGBColor(rawValue: 0x80C0FF), background: background)
+    }
+
+    /// The status bar's texts as last fitted, and what they were fitted from: the status changes
+    /// about once a second, and fitting counts characters and splits strings.
+    private var statusFit: (status: String, notice: String, columns: Int, startColumn: Int, fitted: FittedStatus)?
+
+    private struct FittedStatus {
+        var status: String
+        var notice: String
+        var noticeWidth: Int
+    }
+
+    /// The status always shows; a notice gets what is left on the right. A long notice (an
+    /// error) gets more room: the status shrinks to the system and fps, then the notice is cut.
+    private func fittedStatus(_ text: String, notice: String, columns: Int, startColumn: Int) -> FittedStatus {
+        if let fit = statusFit, fit.status == text, fit.notice == notice, fit.columns == columns, fit.startColumn == startColumn {
+            return fit.fitted
+        }
+        var statusText = text
+        if statusText.count + notice.count + 4 > columns {
             statusText = statusText.components(separatedBy: " · ").prefix(2).joined(separator: " · ")
         }
-        let status = " " + String(statusText.prefix(max(0, bar.columns - 1)))
-        let used = renderer.put(text: status, column: bar.x, row: bar.y, foreground: foreground, background: background)
-        let room = bar.columns - used - 3
-        guard room > 0, !content.statusRight.isEmpty else { return }
-        var notice = content.statusRight
-        if notice.count > room { notice = String(notice.prefix(room - 1)) + "…" }
-        _ = renderer.put(text: notice, column: bar.maxX - notice.count - 1, row: bar.y,
-                         foreground: RGBColor(rawValue: 0x80C0FF), background: background)
+        let status = " " + String(statusText.prefix(max(0, columns - 1)))
+        // As `put` counts: the column after the status, less the bar's first.
+        let room = columns - (startColumn + status.unicodeScalars.count) - 3
+        var shown = ""
+        if room > 0, !notice.isEmpty {
+            shown = notice.count > room ? String(notice.prefix(room - 1)) + "…" : notice
+        }
+        let fitted = FittedStatus(status: status, notice: shown, noticeWidth: shown.count)
+        statusFit = (text, notice, columns, startColumn, fitted)
+        return fitted
     }
 }
 

@@ -33,6 +33,10 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
     private var pixelLink = PixelLinkMonitor()
     /// The screens' cells last written to the log (RealTerminalTests find the picture by them).
     private var loggedScreenCells: [CellRect] = []
+    /// The key legend last built, for the layout's legend and the key map's revision it was built
+    /// from (it names keys and buttons through several lookups and strings: once, not per frame).
+    private var legendCache: (legend: SkinLayout.Legend?, input: ObjectIdentifier, keyMapRevision: Int,
+                              entries: [(label: String, keys: [String])])?
 
     init(session: GameSession, services: AppServices, terminal: any TerminalDevice) {
         self.session = session
@@ -276,6 +280,16 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
     }
 
     private func legendEntries(for layout: SkinLayout) -> [(label: String, keys: [String])] {
+        let input = ObjectIdentifier(session.input), revision = session.input.keyMapRevision
+        if let cache = legendCache, cache.legend == layout.legend, cache.input == input, cache.keyMapRevision == revision {
+            return cache.entries
+        }
+        let entries = buildLegendEntries(for: layout)
+        legendCache = (layout.legend, input, revision, entries)
+        return entries
+    }
+
+    private func buildLegendEntries(for layout: SkinLayout) -> [(label: String, keys: [String])] {
         guard let legend = layout.legend else { return [] }
         let buttons = legend.buttons.map { button in
             let keys = session.input.keyMap.keys(for: .button(port: 0, button)).map(\.name)

@@ -55,6 +55,34 @@ final class PlayInProcessTests: XCTestCase {
         game.stepUntilPicture([.b])
     }
 
+    /// A skin's legend along the bottom: every button's keys then its label, one after another
+    /// on the row (each piece starts where the one before it ended), and the legend is drawn
+    /// again, the same, on the next frames.
+    func testABottomLegendListsTheButtonsSideBySide() throws {
+        let game = try PlayHarness(label: "play-bottom-legend") { paths in
+            try FileManager.default.createDirectory(at: paths.skins, withIntermediateDirectories: true)
+            try Data("""
+            {
+              "system": "nes",
+              "minimumSize": {"columns": 30, "rows": 10},
+              "background": "#102030",
+              "border": {"style": "none"},
+              "legend": {"position": "bottom", "size": 3, "buttons": ["a", "b", "start"]},
+              "layouts": [{"name": "full", "screens": [{"name": "screen", "alignment": "top-left"}]}]
+            }
+            """.utf8).write(to: paths.skins.appendingPathComponent("nes.json"))
+        }
+        defer { game.finish() }
+        game.stepUntilPicture([])
+        // Keys as the default map names them, the pause menu's last (Esc alone fails in screen).
+        let legend = try XCTUnwrap(game.screen.find("x A  z B  enter Start  esc/f1 Menu"), "legend: \(game.screen.lines)")
+        XCTAssertEqual(legend.column, 0)
+        let row = game.screen.text(row: legend.row)
+        game.app.type("x")
+        game.stepUntilPicture([.a])
+        XCTAssertEqual(game.screen.text(row: legend.row), row)
+    }
+
     func testPauseMenuStopsTheGameAndResumeStartsIt() throws {
         let game = try PlayHarness(label: "play-pause")
         defer { game.finish() }
