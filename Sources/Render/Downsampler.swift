@@ -110,9 +110,9 @@ public final class Downsampler {
     }
 
     /// Nearest-neighbour sampling (output pixel (x, y) shows the source pixel under its centre)
-    /// if the source has at most `FramePalette.limit` colours; false, with the picture partly
-    /// drawn, at the first row that has one more. One pass: each source row's colours are counted
-    /// on the raw pixel values (`PixelDecoder.noteColors`), and only the pixels the picture shows
+    /// if the rows it shows have at most `FramePalette.limit` colours; false, with the picture
+    /// partly drawn, at the first row that has one more. One pass: each sampled source row's
+    /// colours are counted on the raw pixel values (`PixelDecoder.noteColors`), and only the pixels the picture shows
     /// are decoded, once per source row, then copied to the output rows that sample it. `draw`
     /// has just filled the target, so every cell here is already a `▀` cell.
     private func drawNearestIfFewColors(_ frame: FrameSource, source: PixelRect, at picture: PixelRect,
@@ -134,10 +134,12 @@ public final class Downsampler {
         return canvas.cells.withUnsafeMutableBufferPointer { buffer in
             let cells = buffer.baseAddress!
             for sourceY in 0..<source.height {
+                // Only the rows the picture shows are counted: they are all nearest sampling
+                // draws, and a photo or 3D scene has its many colours in those rows too.
+                guard outputY < picture.height && sourceRow(ofOutputRow: outputY) == sourceY else { continue }
                 let start = Downsampler.rowStart(frame, source: source, row: sourceY)
                 decoder.noteColors(start, count: source.width, previous: &previous, in: &rawColors)
                 if rawColors.isOverLimit { return false }
-                guard outputY < picture.height && sourceRow(ofOutputRow: outputY) == sourceY else { continue }
                 let first = outputY
                 while outputY < picture.height && sourceRow(ofOutputRow: outputY) == sourceY { outputY += 1 }
                 if outputY - first == 1 {
