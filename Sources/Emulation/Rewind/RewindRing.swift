@@ -1,38 +1,48 @@
-import PhosphorKit
-
 /// The states rewind goes back through, newest first, within a byte budget.
 ///
 /// The newest state is kept whole. Every older one is stored as its difference from the state
-/// after it: the 8-byte words that changed, XORed (`XORDelta`), compressed. Going back one step
-/// decompresses one delta and XORs it into the newest state; taking a new state encodes and
-/// compresses one delta. When the budget is exceeded the oldest deltas are dropped: nothing
-/// newer depends on them. States may differ in size (nestopia's do): a delta covers the older
-/// state's length, with the newer one read as zeros past its end.
+/// after it: the 8-byte words that changed, XORed (`XORDelta`). The differences of 16 states in
+/// a row are compressed together, as one block: one compressor call per 16 frames (a call's own
+/// cost, its tables, was most of what compressing a small delta cost) over runs that repeat
+/// from frame to frame (the same counters change), so a block is smaller than its 16 deltas
+/// compressed one by one. The newest deltas wait uncompressed in the open block. Going back
+/// one step XORs one delta into the newest state (decompressing a block once every 16 steps);
+/// when the budget is exceeded the oldest block goes: nothing newer depends on it. States may
+/// differ in size (nestopia's do): a delta covers the older state's length, with the newer one
+/// read as zeros past its end.
 ///
 /// Keeping a state every frame allocates nothing state-sized: the core serializes into a spare
 /// buffer (`push(frame:serializing:)`), which then becomes the newest, and the newest before it
-/// becomes the spare. Only the delta's few compressed bytes are new memory.
+/// becomes the spare.
 ///
 /// Threading: one thread (the core thread); it is not shared.
 public final class RewindRing {
-    /// One stored older state: which frame it was taken before, its size, how many bytes its
-    /// runs take before compression, and those runs as stored.
+    /// One stored older state: which frame it was taken before, its size, and how many bytes of
+    /// its block's runs are its own (0: it was the same as the next newer state).
     private struct Delta {
         var frame: UInt64
         var size: Int
-        /// 0: the state was the same as the next newer one (nothing stored).
-        var encodedCount: Int
-        /// Compressed runs, or the runs themselves when compressing did not make them smaller.
+        var runsCount: Int
+    }
+
+    /// Deltas of states in a row, oldest first, their runs one after the other, compressed (or
+    /// as they are when compressing did not make them smaller).
+    private struct Block {
+        var deltas: [Delta]
+        var runsCount: Int
         var stored: [UInt8]
         var isCompressed: Bool
 
-        var cost: Int { stored.count + RewindRing.entryOverhead }
+        var cost: Int { stored.count + RewindRing.entryOverhead * (deltas.count + 1) }
     }
 
-    /// What an entry costs besides its stored bytes (its record and the array header).
+    /// What an entry (a delta or a block) costs besides its bytes: its record and array header.
     static let entryOverhead = 48
+    /// Deltas compressed together.
+    static let deltasPerBlock = 16
 
-    /// The most bytes the ring may hold (deltas, their records and the newest state).
+    /// The most bytes the ring may hold (blocks, the open block, their records and the newest
+    /// state).
     public let budget: Int
     public let compressor: any StateCompressor
     /// The newest state, whole, and the frame it was taken before (0-based).
@@ -45,30 +55,37 @@ public final class RewindRing {
     /// The buffer the next state is serialized into (the newest before the last push, or the
     /// one dropped by the last step back): reused so a push allocates no state-sized array.
     private var spare: [UInt8] = []
-    /// Deltas, oldest first, in a circular buffer.
-    private var deltas: [Delta?] = []
+    /// Sealed blocks, oldest first, in a circular buffer.
+    private var blocks: [Block?] = []
     private var head = 0
-    private var deltaCount = 0
-    private var deltaBytes = 0
-    /// The runs of the delta being encoded or decoded (kept between calls).
-    private var runs: [UInt8] = []
+    private var blockCount = 0
+    private var blockBytes = 0
+    private var blockDeltas = 0
+    /// The open block: the newest deltas, oldest first, and their runs, uncompressed, in the
+    /// first `openRunsCount` bytes of `openRuns` (a buffer kept between blocks).
+    private var open: [Delta] = []
+    private var openRuns: [UInt8] = []
+    private var openRunsCount = 0
 
     public init(budget: Int, compressor: any StateCompressor = ZstdCompressor()) {
         self.budget = max(budget, 0)
         self.compressor = compressor
+        open.reserveCapacity(Self.deltasPerBlock)
     }
 
     /// States held (the newest and every delta).
-    public var count: Int { hasNewest ? deltaCount + 1 : 0 }
+    public var count: Int { hasNewest ? blockDeltas + open.count + 1 : 0 }
 
     /// Bytes held: what the budget counts.
-    public var usedBytes: Int { deltaBytes + (hasNewest ? newestBytes.count : 0) }
+    public var usedBytes: Int {
+        blockBytes + openRunsCount + open.count * Self.entryOverhead + (hasNewest ? newestBytes.count : 0)
+    }
 
     /// The frame of the oldest state held (as far back as rewind can go).
     public var oldestFrame: UInt64? {
         guard hasNewest else { return nil }
-        guard deltaCount > 0, let oldest = deltas[head] else { return newestFrame }
-        return oldest.frame
+        if blockCount > 0, let oldest = blocks[head] { return oldest.deltas[0].frame }
+        return open.first?.frame ?? newestFrame
     }
 
     /// Frames between the oldest and the newest state.
@@ -104,35 +121,25 @@ public final class RewindRing {
     @discardableResult
     public func dropNewest() throws -> Bool {
         guard hasNewest else { return false }
-        guard deltaCount > 0 else {
+        if open.isEmpty, blockCount > 0 { try unsealNewestBlock() }
+        guard let delta = open.popLast() else {
             forgetNewest()
             return false
         }
-        let index = (head + deltaCount - 1) % deltas.count
-        let delta = deltas[index]!
-        deltas[index] = nil
-        deltaCount -= 1
-        deltaBytes -= delta.cost
+        let runsStart = openRunsCount - delta.runsCount
         // The older state: the newest, cut or padded with zeros to its size, with the changes
         // XORed back in. Built in the spare buffer; the dropped newest becomes the spare.
         var older: [UInt8] = []
         swap(&older, &spare)
         Self.copy(newestBytes, into: &older, count: delta.size)
-        if delta.encodedCount > 0 {
-            if delta.isCompressed {
-                if runs.count < delta.encodedCount { Self.resize(&runs, to: delta.encodedCount) }
-                try runs.withUnsafeMutableBytes {
-                    try compressor.decompress(delta.stored, into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<delta.encodedCount]))
-                }
-                try runs.withUnsafeBytes { encoded in
-                    try older.withUnsafeMutableBytes { try XORDelta.apply(UnsafeRawBufferPointer(rebasing: encoded[0..<delta.encodedCount]), to: $0) }
-                }
-            } else {
-                try delta.stored.withUnsafeBytes { encoded in
-                    try older.withUnsafeMutableBytes { try XORDelta.apply(encoded, to: $0) }
+        if delta.runsCount > 0 {
+            try openRuns.withUnsafeBytes { runs in
+                try older.withUnsafeMutableBytes {
+                    try XORDelta.apply(UnsafeRawBufferPointer(rebasing: runs[runsStart..<openRunsCount]), to: $0)
                 }
             }
         }
+        openRunsCount = runsStart
         swap(&older, &newestBytes)
         spare = older
         newestFrame = delta.frame
@@ -142,10 +149,13 @@ public final class RewindRing {
     /// Forgets every state (a state load or a reset: the past no longer leads here).
     public func removeAll() {
         forgetNewest()
-        deltas = []
+        blocks = []
         head = 0
-        deltaCount = 0
-        deltaBytes = 0
+        blockCount = 0
+        blockBytes = 0
+        blockDeltas = 0
+        open.removeAll(keepingCapacity: true)
+        openRunsCount = 0
     }
 
     // MARK: Internals
@@ -154,33 +164,72 @@ public final class RewindRing {
     /// that one's buffer the spare.
     private func push(_ incoming: inout [UInt8], frame: UInt64) throws {
         if hasNewest {
-            append(try makeDelta(older: newestBytes, frame: newestFrame, newer: incoming))
+            // Sealed first: when compressing fails, the ring is as it was.
+            if open.count >= Self.deltasPerBlock { try sealOpenBlock() }
+            appendDelta(older: newestBytes, frame: newestFrame, newer: incoming)
         }
         swap(&incoming, &newestBytes)
         spare = incoming
         newestFrame = frame
         hasNewest = true
-        while usedBytes > budget, deltaCount > 0 { dropOldest() }
+        while usedBytes > budget, blockDeltas + open.count > 0 { dropOldest() }
         if usedBytes > budget { forgetNewest() }  // a single state larger than the whole budget
     }
 
-    private func makeDelta(older: [UInt8], frame: UInt64, newer: [UInt8]) throws -> Delta {
-        let bound = XORDelta.bound(olderCount: older.count)
-        if runs.count < bound { Self.resize(&runs, to: bound) }
-        let encodedCount = older.withUnsafeBytes { olderBytes in
+    /// Encodes `older` against `newer` onto the end of the open block's runs.
+    private func appendDelta(older: [UInt8], frame: UInt64, newer: [UInt8]) {
+        let needed = openRunsCount + XORDelta.bound(olderCount: older.count)
+        if openRuns.count < needed { Self.resize(&openRuns, to: max(needed, openRuns.count * 2)) }
+        let start = openRunsCount
+        let written = older.withUnsafeBytes { olderBytes in
             newer.withUnsafeBytes { newerBytes in
-                runs.withUnsafeMutableBytes { XORDelta.encode(older: olderBytes, newer: newerBytes, into: $0) }
+                openRuns.withUnsafeMutableBytes { runs in
+                    XORDelta.encode(older: olderBytes, newer: newerBytes,
+                                    into: UnsafeMutableRawBufferPointer(rebasing: runs[start...]))
+                }
             }
         }
-        guard encodedCount > 0 else {
-            return Delta(frame: frame, size: older.count, encodedCount: 0, stored: [], isCompressed: false)
+        openRunsCount += written
+        open.append(Delta(frame: frame, size: older.count, runsCount: written))
+    }
+
+    /// Compresses the open block's runs into a sealed block and empties it.
+    private func sealOpenBlock() throws {
+        var block = Block(deltas: open, runsCount: openRunsCount, stored: [], isCompressed: false)
+        if openRunsCount > 0 {
+            let compressed = try openRuns.withUnsafeBytes {
+                try compressor.compress(UnsafeRawBufferPointer(rebasing: $0[0..<openRunsCount]))
+            }
+            if compressed.count < openRunsCount {
+                block.stored = compressed
+                block.isCompressed = true
+            } else {
+                block.stored = Array(openRuns[0..<openRunsCount])
+            }
         }
-        let compressed = try runs.withUnsafeBytes { try compressor.compress(UnsafeRawBufferPointer(rebasing: $0[0..<encodedCount])) }
-        if compressed.count < encodedCount {
-            return Delta(frame: frame, size: older.count, encodedCount: encodedCount, stored: compressed, isCompressed: true)
+        appendBlock(block)
+        open.removeAll(keepingCapacity: true)
+        openRunsCount = 0
+    }
+
+    /// Going back past the open block: the newest sealed one becomes the open block again.
+    private func unsealNewestBlock() throws {
+        let index = (head + blockCount - 1) % blocks.count
+        let block = blocks[index]!
+        blocks[index] = nil
+        blockCount -= 1
+        blockBytes -= block.cost
+        blockDeltas -= block.deltas.count
+        if openRuns.count < block.runsCount { Self.resize(&openRuns, to: block.runsCount) }
+        if block.isCompressed {
+            try openRuns.withUnsafeMutableBytes {
+                try compressor.decompress(block.stored, into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<block.runsCount]))
+            }
+        } else if block.runsCount > 0 {
+            openRuns.replaceSubrange(0..<block.runsCount, with: block.stored)
         }
-        return Delta(frame: frame, size: older.count, encodedCount: encodedCount, stored: Array(runs[0..<encodedCount]),
-                     isCompressed: false)
+        openRunsCount = block.runsCount
+        open = block.deltas
     }
 
     private func forgetNewest() {
@@ -212,24 +261,35 @@ public final class RewindRing {
         }
     }
 
-    private func append(_ delta: Delta) {
-        if deltaCount == deltas.count {
+    private func appendBlock(_ block: Block) {
+        if blockCount == blocks.count {
             // Grow: unroll the circle into a bigger array, oldest first.
-            var grown: [Delta?] = (0..<deltaCount).map { deltas[(head + $0) % deltas.count] }
-            grown += [Delta?](repeating: nil, count: max(deltaCount, 64))
-            deltas = grown
+            var grown: [Block?] = (0..<blockCount).map { blocks[(head + $0) % blocks.count] }
+            grown += [Block?](repeating: nil, count: max(blockCount, 16))
+            blocks = grown
             head = 0
         }
-        deltas[(head + deltaCount) % deltas.count] = delta
-        deltaCount += 1
-        deltaBytes += delta.cost
+        blocks[(head + blockCount) % blocks.count] = block
+        blockCount += 1
+        blockBytes += block.cost
+        blockDeltas += block.deltas.count
     }
 
+    /// Drops the oldest block, or with none sealed the open block's oldest delta.
     private func dropOldest() {
-        guard deltaCount > 0, let oldest = deltas[head] else { return }
-        deltas[head] = nil
-        head = (head + 1) % deltas.count
-        deltaCount -= 1
-        deltaBytes -= oldest.cost
+        if blockCount > 0, let oldest = blocks[head] {
+            blocks[head] = nil
+            head = (head + 1) % blocks.count
+            blockCount -= 1
+            blockBytes -= oldest.cost
+            blockDeltas -= oldest.deltas.count
+        } else if !open.isEmpty {
+            let first = open.removeFirst()
+            openRuns.withUnsafeMutableBytes { runs in
+                guard let base = runs.baseAddress, first.runsCount > 0 else { return }
+                base.copyMemory(from: base + first.runsCount, byteCount: openRunsCount - first.runsCount)
+            }
+            openRunsCount -= first.runsCount
+        }
     }
 }
