@@ -213,12 +213,24 @@ public final class CoreHost: EmulatorCore {
 
     /// The core's current state. Core thread.
     public func serializeState() throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        try serializeState(into: &bytes)
+        return bytes
+    }
+
+    /// The core's current state in `buffer`, reusing its memory (the rewind ring's every frame:
+    /// no allocation and no zeroing while the size stays). The size is asked every time, as some
+    /// cores' states (nestopia's) change size. Core thread.
+    public func serializeState(into buffer: inout [UInt8]) throws {
         let size = core.table.serialize_size()
         guard size > 0 else { throw EmulationError.stateUnsupported(core: configuration.core.displayName) }
-        var bytes = [UInt8](repeating: 0, count: size)
-        let ok = bytes.withUnsafeMutableBytes { core.table.serialize($0.baseAddress, size) }
+        if buffer.count > size {
+            buffer.removeLast(buffer.count - size)
+        } else if buffer.count < size {
+            buffer.append(contentsOf: repeatElement(0, count: size - buffer.count))
+        }
+        let ok = buffer.withUnsafeMutableBytes { core.table.serialize($0.baseAddress, size) }
         guard ok else { throw EmulationError.stateUnsupported(core: configuration.core.displayName) }
-        return bytes
     }
 
     /// Restores a state. A state the core refuses leaves the game exactly as it was: the current

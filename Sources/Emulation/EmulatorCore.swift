@@ -35,6 +35,9 @@ public protocol EmulatorCore: AnyObject {
     var stateSize: Int { get }
     /// The core's current state, as `unserializeState` takes it back.
     func serializeState() throws -> [UInt8]
+    /// The same state written into `buffer`, which gets the state's size and every byte: the
+    /// rewind ring hands the same buffer back each frame, so keeping a state allocates nothing.
+    func serializeState(into buffer: inout [UInt8]) throws
     /// Restores a state; a state the core refuses leaves the game as it was.
     func unserializeState(_ bytes: [UInt8]) throws
     /// While true, frames publish no picture and play no sound, not even to the audio tap:
@@ -67,6 +70,9 @@ public protocol EmulatorCore: AnyObject {
 
 extension EmulatorCore {
     public func publishPendingFrame() {}
+
+    /// A core without its own: a fresh array each time.
+    public func serializeState(into buffer: inout [UInt8]) throws { buffer = try serializeState() }
 
     /// One frame at normal speed with sound (frame advance).
     public func runFrame() { runFrame(fastForwarding: false, muteAudio: false) }

@@ -30,6 +30,24 @@ final class RewindRingTests: XCTestCase {
         XCTAssertNil(ring.newest)
     }
 
+    func testGoingBackIntoACompressedBlockAndPlayingOnKeepsEveryStateExact() throws {
+        // 40 states: two compressed blocks of 16 deltas and an open one. Going back 30 reopens
+        // the first block's newest deltas; playing on from there (a new timeline) adds to it.
+        let ring = RewindRing(budget: 1 << 20)
+        for frame in 0..<40 { try ring.push(state(frame), frame: UInt64(frame)) }
+        for _ in 0..<30 { try ring.dropNewest() }
+        XCTAssertEqual(ring.newest?.frame, 9)
+        XCTAssertEqual(ring.newest?.bytes, state(9))
+        for frame in 10..<60 { try ring.push(state(frame + 1000), frame: UInt64(frame)) }
+        XCTAssertEqual(ring.count, 60)
+        for frame in (0..<60).reversed() {
+            XCTAssertEqual(ring.newest?.frame, UInt64(frame))
+            XCTAssertEqual(ring.newest?.bytes, state(frame < 10 ? frame : frame + 1000), "frame \(frame)")
+            try ring.dropNewest()
+        }
+        XCTAssertEqual(ring.count, 0)
+    }
+
     func testStatesOfChangingSizesRoundTrip() throws {
         // nestopia's states grow and shrink with what the game does.
         let ring = RewindRing(budget: 1 << 20)
@@ -54,6 +72,59 @@ final class RewindRingTests: XCTestCase {
         while ring.count > 1 { try ring.dropNewest() }
         XCTAssertEqual(ring.newest?.frame, oldest)
         XCTAssertEqual(ring.newest?.bytes, state(Int(oldest)))
+    }
+
+    func testStatesSerializedIntoTheSpareBufferComeBackExactly() throws {
+        // The core writes into the buffer the ring hands it (the newest but one, reused): what
+        // was handed out before stays as it was, and sizes may change from one push to the next.
+        let ring = RewindRing(budget: 1 << 20)
+        let sizes = [4096, 4096, 4000, 4100, 4100, 8, 4096]
+        var handedOut: [[UInt8]] = []
+        for (frame, size) in sizes.enumerated() {
+            try ring.push(frame: UInt64(frame)) { buffer in
+                buffer = Array(buffer.prefix(size)) + [UInt8](repeating: 0xEE, count: max(size - buffer.count, 0))
+                let wanted = state(frame, size: size)
+                for index in 0..<size { buffer[index] = wanted[index] }
+            }
+            handedOut.append(try XCTUnwrap(ring.newest?.bytes))
+        }
+        for (frame, size) in sizes.enumerated() { XCTAssertEqual(handedOut[frame], state(frame, size: size), "frame \(frame)") }
+        for (frame, size) in sizes.enumerated().reversed() {
+            XCTAssertEqual(ring.newest?.frame, UInt64(frame))
+            XCTAssertEqual(ring.newest?.bytes, state(frame, size: size), "frame \(frame)")
+            try ring.dropNewest()
+        }
+    }
+
+    func testAFailedSerializationLeavesTheRingAsItWas() throws {
+        struct Refused: Error {}
+        let ring = RewindRing(budget: 1 << 20)
+        try ring.push(state(0), frame: 0)
+        try ring.push(state(1), frame: 1)
+        let used = ring.usedBytes
+        XCTAssertThrowsError(try ring.push(frame: 2) { buffer in
+            buffer = [UInt8](repeating: 1, count: 10)
+            throw Refused()
+        })
+        XCTAssertEqual(ring.count, 2)
+        XCTAssertEqual(ring.usedBytes, used)
+        XCTAssertEqual(ring.newest?.frame, 1)
+        XCTAssertEqual(ring.newest?.bytes, state(1))
+        try ring.dropNewest()
+        XCTAssertEqual(ring.newest?.bytes, state(0))
+    }
+
+    func testAnUnchangedStateStoresNoBytes() throws {
+        // A state like the one after it is a delta of no runs: only its record counts.
+        let ring = RewindRing(budget: 1 << 20)
+        for frame in 0..<10 { try ring.push(state(0), frame: UInt64(frame)) }
+        XCTAssertEqual(ring.count, 10)
+        XCTAssertEqual(ring.usedBytes, 4096 + 9 * RewindRing.entryOverhead)
+        for frame in (0..<10).reversed() {
+            XCTAssertEqual(ring.newest?.frame, UInt64(frame))
+            XCTAssertEqual(ring.newest?.bytes, state(0))
+            try ring.dropNewest()
+        }
     }
 
     func testAStateLargerThanTheBudgetIsNotKept() throws {

@@ -174,17 +174,24 @@ final class FrameTimeline {
 
     // MARK: Internals
 
+    /// Puts a state into the ring: `state` when the caller has one (run-ahead), else the core
+    /// serializes straight into the ring's spare buffer.
     private func keepRewindState(_ core: any EmulatorCore, frame: UInt64, state: [UInt8]? = nil) {
         guard rewind.enabled, rewindProblem == nil, frame % UInt64(rewind.granularity) == 0 else { return }
-        let started = clock.now
+        // Timed only until the speed check has been made (two clock reads a frame saved after).
+        let timed = checksSpeed && rewindTiming.frames >= 0
+        let started = timed ? clock.now : nil
         do {
-            let bytes = try state ?? core.serializeState()
             if ring == nil { ring = RewindRing(budget: rewind.budgetBytes, compressor: rewind.compression.makeCompressor()) }
-            try ring!.push(bytes, frame: frame)
+            if let state {
+                try ring!.push(state, frame: frame)
+            } else {
+                try ring!.push(frame: frame) { try core.serializeState(into: &$0) }
+            }
         } catch {
             turnRewindOff("\(error)")
         }
-        if rewindTiming.frames >= 0 { rewindTiming.keeping += clock.now - started }
+        if let started { rewindTiming.keeping += clock.now - started }
     }
 
     private func turnRewindOff(_ reason: String) {
