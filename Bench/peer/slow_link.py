@@ -144,8 +144,11 @@ def main():
                 break
             if not chunk:
                 break
-            taken += len(chunk)
             now = time.monotonic()
+            # A fixed rate: time the link spent idle is not credit for a burst later (at most
+            # one read's worth), as no real link stores unused capacity.
+            budget_start = max(budget_start, now - taken / options.rate - 2048 / options.rate)
+            taken += len(chunk)
             screen.append((now + half, chunk))
             for _ in range(chunk.count(b"\x1b[6n")):
                 send_at(now + 2 * half, f"\x1b[{options.rows};1R".encode())

@@ -9,16 +9,27 @@ import PhosphorKit
 /// queue, `TIOCOUTQ`, would only see sshd's side).
 ///
 /// How much may be out at once is a bandwidth-delay product: the link's rate times the round
-/// trip plus `queueAllowance` (two frame periods). The rate is a frame's bytes over the gap
-/// between its answer and the one before it, when it was already on its way then (on a busy
-/// link that gap is its sending time; on an idle one, longer), else over its whole trip; the
-/// highest of the last two seconds counts. The round trip is the quickest answer of the last ten
-/// seconds. A fast link with latency so keeps several frames in flight and shows
+/// trip plus `queueAllowance` (two frame periods). The link carries frames in order, so the
+/// frames answered after an earlier answer took at least their bytes' sending time since it:
+/// bytes over that gap never exceed the link's rate (on an idle link they fall short), and the
+/// highest of the last two seconds counts. But answers come back late by a few milliseconds (the
+/// terminal's reads, TCP, a loaded machine): one small frame over a gap shortened so looked several
+/// times faster than the link, and the budget let a backlog of hundreds of milliseconds build.
+/// So each gap gets `answerLateness` added (it still bounds the rate if no answer is later than
+/// that), gaps over several frames count too (where that margin matters less), and a gap never
+/// starts at an answer read together with the next one (the earlier of the two was held back).
+/// A frame's whole trip bounds the rate as well. The round trip is the quickest answer of the
+/// last ten seconds. A fast link with latency so keeps several frames in flight and shows
 /// every frame; a slow one holds at most one frame's sending time plus two frame periods beyond
 /// the round trip. Before anything is measured at most `framesInFlightBeforeMeasuring` frames go.
 /// A frame that finds the link full is skipped (the next one shows the game as it is then), so a
 /// slow link lowers the frame rate first; `colorReduction` says when even that is not enough and
-/// the picture should cost less per frame (256, then 16 colours). Input never waits on this.
+/// the picture should cost less per frame (256, then 16 colours). More colours come back only
+/// when they would now get `moreColorsFramesPerSecond` through: the frames a second they got
+/// the last time, scaled by how much faster the link looks now; or after the link kept up for
+/// `fewerColorsFor` × 3 (it may have become faster than what it is offered shows). Trying them
+/// again blindly every ten seconds filled the link for a second or two each time. Input never
+/// waits on this.
 ///
 /// Any frame writer can use it: ask `mayWriteFrame`, append `probe` to the frame's bytes, call
 /// `didWriteFrame`, and feed it the terminal's answers with `replyReceived`. Pure value with the
@@ -40,8 +51,12 @@ public struct LinkPacer: Sendable {
     public struct FrameInFlight: Sendable {
         public var bytes: Int
         public var sentAt: ContinuousClock.Instant
-        /// The answer to the frame before, if it came while this one was out.
-        var previousAnswerAt: ContinuousClock.Instant?
+    }
+
+    /// An answered frame, kept for `rateWindow` to measure the rate over several of them.
+    struct AnsweredFrame: Sendable {
+        var bytes: Int
+        var answeredAt: ContinuousClock.Instant
     }
 
     /// How much cheaper each frame should be drawn.
@@ -86,7 +101,12 @@ public struct LinkPacer: Sendable {
     private var windowSkipped = 0
     private var windowAnsweredBytes = 0
     private var fewerColorsSince: ContinuousClock.Instant?
+    /// Since when no frame was skipped (nil: the last second skipped some).
+    private var unlimitedSince: ContinuousClock.Instant?
     private var lastFrameBytes = 0
+    /// The last second drawn at each colour reduction: frames shown and the link's rate then.
+    private var lastSecondAt: [ColorReduction: (framesPerSecond: Int, rate: Double?)] = [:]
+    private var answered: [AnsweredFrame] = []
     /// Recent delivery-rate samples (bytes per second) and round trips, with when they were taken.
     private var rateSamples: [(value: Double, at: ContinuousClock.Instant)] = []
     private var roundTripSamples: [(value: Duration, at: ContinuousClock.Instant)] = []
@@ -96,6 +116,10 @@ public struct LinkPacer: Sendable {
     /// How long fewer colours stay before more are tried again.
     static let fewerColorsFor = Duration.seconds(10)
     static let rateWindow = Duration.seconds(2)
+    /// How late an answer may come without making the link look faster (see the type's comment).
+    static let answerLateness = Duration.milliseconds(10)
+    /// More colours come back only if the link would carry them at this many frames a second.
+    static let moreColorsFramesPerSecond = 20
     static let roundTripWindow = Duration.seconds(10)
 
     public init(isEnabled: Bool = true) {
@@ -154,15 +178,42 @@ public struct LinkPacer: Sendable {
         timeoutsInARow = 0
         let frame = inFlight.removeFirst()
         windowAnsweredBytes += frame.bytes
-        if !inFlight.isEmpty { inFlight[0].previousAnswerAt = now }
-        // Answers read together (under a millisecond apart: coalesced on the way back) say nothing
-        // about the rate; the next frame's gap then spans two frames, which errs slow.
-        let interval = now - (frame.previousAnswerAt ?? frame.sentAt)
-        if interval >= .milliseconds(1) { rateSamples.append((Double(frame.bytes) / interval.inSeconds, now)) }
+        answered.append(AnsweredFrame(bytes: frame.bytes, answeredAt: now))
+        answered.removeAll { now - $0.answeredAt > LinkPacer.rateWindow }
+        if let rate = rateBound(sentAt: frame.sentAt, now: now) { rateSamples.append((rate, now)) }
         roundTripSamples.append((now - frame.sentAt, now))
         rateSamples.removeAll { now - $0.at > LinkPacer.rateWindow }
         roundTripSamples.removeAll { now - $0.at > LinkPacer.roundTripWindow }
         roll(now)
+    }
+
+    /// The highest rate the newest answer proves the link has: its frame's bytes over its whole
+    /// trip, and the bytes answered since each earlier answer over that gap plus `answerLateness`
+    /// (not from an answer read together with the one after it). Nil when nothing is measurable.
+    private func rateBound(sentAt: ContinuousClock.Instant, now: ContinuousClock.Instant) -> Double? {
+        guard let newest = answered.last else { return nil }
+        let trip = now - sentAt
+        var best = trip >= .milliseconds(1) ? Double(newest.bytes) / trip.inSeconds : 0
+        var bytes = newest.bytes
+        for index in stride(from: answered.count - 2, through: 0, by: -1) {
+            let start = answered[index]
+            defer { bytes += start.bytes }
+            guard answered[index + 1].answeredAt - start.answeredAt >= .milliseconds(1) else { continue }
+            let gap = now - start.answeredAt + LinkPacer.answerLateness
+            best = max(best, Double(bytes) / gap.inSeconds)
+        }
+        return best > 0 ? best : nil
+    }
+
+    /// Whether the next richer colour step would now get `moreColorsFramesPerSecond` through
+    /// (see the type's comment; true when it was never measured).
+    private func linkCarriesMoreColors(now: ContinuousClock.Instant) -> Bool {
+        guard colorReduction != .none, let richer = ColorReduction(rawValue: colorReduction.rawValue - 1) else { return false }
+        guard let then = lastSecondAt[richer] else { return true }
+        if let unlimitedSince, now - unlimitedSince >= LinkPacer.fewerColorsFor * 3 { return true }
+        var framesPerSecond = Double(then.framesPerSecond)
+        if let rateThen = then.rate, rateThen > 0, let rate = deliveryRate { framesPerSecond *= rate / rateThen }
+        return framesPerSecond >= Double(LinkPacer.moreColorsFramesPerSecond)
     }
 
     /// Forgets the frames in flight (the screen was covered by a menu, whose answers went elsewhere).
@@ -179,13 +230,16 @@ public struct LinkPacer: Sendable {
         stats.framesShownPerSecond = Int((Double(windowFrames) / seconds).rounded())
         stats.framesSkippedPerSecond = Int((Double(windowSkipped) / seconds).rounded())
         stats.linkBytesPerSecond = windowSkipped > 0 ? Int(Double(windowAnsweredBytes) / seconds) : nil
+        lastSecondAt[colorReduction] = (stats.framesShownPerSecond, deliveryRate)
+        if stats.isLimited { unlimitedSince = nil } else if unlimitedSince == nil { unlimitedSince = now }
         if stats.isLimited && stats.framesShownPerSecond < LinkPacer.fewestFramesPerSecond {
             // One step cheaper each second the link stays this slow.
             if colorReduction < .palette16 {
                 colorReduction = ColorReduction(rawValue: colorReduction.rawValue + 1) ?? .palette16
                 fewerColorsSince = now
             }
-        } else if colorReduction != .none, let since = fewerColorsSince, now - since >= LinkPacer.fewerColorsFor {
+        } else if colorReduction != .none, let since = fewerColorsSince, now - since >= LinkPacer.fewerColorsFor,
+                  linkCarriesMoreColors(now: now) {
             colorReduction = ColorReduction(rawValue: colorReduction.rawValue - 1) ?? .none
             fewerColorsSince = now
         }

@@ -72,15 +72,22 @@ final class LinkPacerTests: XCTestCase {
     /// a frame reaches the link half a round trip after it is written, waits for the frames before
     /// it, and its answer comes half a round trip after its last byte arrived.
     private struct SimulatedLink {
-        let bytesPerSecond: Double
+        var bytesPerSecond: Double
+        /// From then on the link carries `fasterBytesPerSecond`.
+        var becomesFasterAt: ContinuousClock.Instant?
+        var fasterBytesPerSecond = 0.0
         let roundTrip: Duration
         var freeAt: ContinuousClock.Instant
         var answers: [ContinuousClock.Instant] = []
         var longestWait = Duration.zero
         /// Answers come back two at a time (coalesced on the way back, as TCP may do).
         var answersInPairs = false
+        /// Each answer comes up to this much late, by a fixed uneven pattern (a loaded machine, a
+        /// terminal that reads in chunks), never before the one ahead of it.
+        var answerJitter = Duration.zero
         var mostQueued = 0
         private var arrivals: [ContinuousClock.Instant] = []
+        private var sent = 0
 
         init(bytesPerSecond: Double, roundTrip: Duration, start: ContinuousClock.Instant) {
             self.bytesPerSecond = bytesPerSecond
@@ -92,9 +99,12 @@ final class LinkPacerTests: XCTestCase {
             let reaches = now + roundTrip / 2
             let starts = max(reaches, freeAt)
             longestWait = max(longestWait, starts - reaches)
-            freeAt = starts + .seconds(Double(bytes) / bytesPerSecond)
+            let rate = becomesFasterAt.map { now >= $0 } ?? false ? fasterBytesPerSecond : bytesPerSecond
+            freeAt = starts + .seconds(Double(bytes) / rate)
             arrivals.append(freeAt)
-            answers.append(freeAt + roundTrip / 2)
+            sent += 1
+            let late = answerJitter * Double((sent * 7) % 13) / 12
+            answers.append(max(answers.last ?? freeAt, freeAt + roundTrip / 2 + late))
             arrivals.removeAll { $0 <= now }
             mostQueued = max(mostQueued, arrivals.count)
         }
@@ -110,15 +120,25 @@ final class LinkPacerTests: XCTestCase {
     /// Runs `seconds` of 60 Hz frames of `frameBytes` through the pacer and the link; returns
     /// the frames written in the last half (after the pacer has measured the link).
     private func run(_ link: inout SimulatedLink, frameBytes: Int, seconds: Int, start: ContinuousClock.Instant) -> (pacer: LinkPacer, lateFrames: Int) {
+        run(&link, seconds: seconds, start: start) { _ in frameBytes }
+    }
+
+    /// The same with each frame's size chosen from the pacer's state (its colour reduction);
+    /// `watch` sees the pacer after every tick.
+    private func run(_ link: inout SimulatedLink, seconds: Int, start: ContinuousClock.Instant,
+                     watch: (LinkPacer, ContinuousClock.Instant) -> Void = { _, _ in },
+                     frameBytes: (LinkPacer) -> Int) -> (pacer: LinkPacer, lateFrames: Int) {
         var pacer = LinkPacer()
         var lateFrames = 0
         for millisecond in 0..<(seconds * 1000) {
             let now = start + .milliseconds(millisecond)
             for _ in 0..<link.takeAnswers(now: now) { pacer.replyReceived(now: now) }
             guard millisecond * 60 / 1000 != (millisecond - 1) * 60 / 1000 else { continue }  // a 60 Hz tick
+            defer { watch(pacer, now) }
             if pacer.mayWriteFrame(now: now) {
-                pacer.didWriteFrame(bytes: frameBytes, now: now)
-                link.send(bytes: frameBytes, now: now)
+                let bytes = frameBytes(pacer)
+                pacer.didWriteFrame(bytes: bytes, now: now)
+                link.send(bytes: bytes, now: now)
                 if millisecond >= seconds * 500 { lateFrames += 1 }
             } else {
                 pacer.didSkipFrame(now: now)
@@ -171,5 +191,62 @@ final class LinkPacerTests: XCTestCase {
         var link = SimulatedLink(bytesPerSecond: 50_000, roundTrip: .milliseconds(40), start: start)
         let (pacer, _) = run(&link, frameBytes: 13_800, seconds: 4, start: start)
         XCTAssertEqual(pacer.colorReduction, .palette16)
+    }
+
+    func testLateAndBunchedAnswersDoNotMakeTheLinkLookFaster() {
+        // 100 KB/s, 3 KB frames (30 ms each), answers up to 20 ms late: one frame's gap can look
+        // a few milliseconds long, which once made the link look several times faster than it is
+        // and let a backlog build. Over 100 ms of answers the error stays small.
+        let start = ContinuousClock.now
+        var link = SimulatedLink(bytesPerSecond: 100_000, roundTrip: .milliseconds(40), start: start)
+        link.answerJitter = .milliseconds(20)
+        var fastest = 0.0
+        let (pacer, lateFrames) = run(&link, seconds: 6, start: start, watch: { pacer, now in
+            if now - start > .seconds(1) { fastest = max(fastest, pacer.deliveryRate ?? 0) }
+        }) { _ in 3000 }
+        XCTAssertLessThan(fastest, 130_000, "the highest rate measured after the first second")
+        XCTAssertLessThanOrEqual(link.longestWait, .milliseconds(30 + 34 + 20), "queued behind the round trip")
+        XCTAssertGreaterThan(Double(lateFrames * 3000) / 3, 50_000, "the link is still used")
+        XCTAssertTrue(pacer.stats.isLimited)
+    }
+
+    /// Frame sizes by colour step on the game-like cartridge at 170x80: at 100 KB/s even 256
+    /// colours cannot reach `LinkPacer.moreColorsFramesPerSecond`; at 400 KB/s they can.
+    private func gameLikeFrameBytes(_ pacer: LinkPacer) -> Int {
+        switch pacer.colorReduction {
+        case .none: 13_800
+        case .palette256: 9_000
+        case .palette16: 3_000
+        }
+    }
+
+    func testFewerColoursStayWhileTheLinkCouldNotCarryMore() {
+        let start = ContinuousClock.now
+        var link = SimulatedLink(bytesPerSecond: 100_000, roundTrip: .milliseconds(40), start: start)
+        var steppedBack = false
+        var reached16 = false
+        let (pacer, _) = run(&link, seconds: 30, start: start, watch: { pacer, _ in
+            if pacer.colorReduction == .palette16 { reached16 = true } else if reached16 { steppedBack = true }
+        }, frameBytes: gameLikeFrameBytes)
+        XCTAssertTrue(reached16)
+        XCTAssertFalse(steppedBack, "256 colours (9 KB a frame) would give 11 frames a second")
+        XCTAssertEqual(pacer.colorReduction, .palette16)
+    }
+
+    func testMoreColoursComeBackWhenTheLinkBecomesFaster() {
+        // 100 KB/s for 10 s (16 colours), then 1 MB/s: 16-colour frames then offer 180 KB/s,
+        // which the link carries without skipping, so after 30 s of that 256 colours come back,
+        // and 24-bit colour after them (540 KB/s, still carried).
+        let start = ContinuousClock.now
+        var link = SimulatedLink(bytesPerSecond: 100_000, roundTrip: .milliseconds(40), start: start)
+        link.becomesFasterAt = start + .seconds(10)
+        link.fasterBytesPerSecond = 1_000_000
+        var reached16 = false
+        let (pacer, _) = run(&link, seconds: 70, start: start, watch: { pacer, now in
+            if now - start < .seconds(10), pacer.colorReduction == .palette16 { reached16 = true }
+        }, frameBytes: gameLikeFrameBytes)
+        XCTAssertTrue(reached16, "16 colours while the link was slow")
+        XCTAssertEqual(pacer.colorReduction, .none)
+        XCTAssertFalse(pacer.stats.isLimited)
     }
 }
