@@ -156,7 +156,12 @@ final class XvfbDisplay {
             while Date() < deadline, isBackgroundProcessRunning(started), !FileManager.default.fileExists(atPath: socket) {
                 Thread.sleep(forTimeInterval: 0.05)
             }
-            if isBackgroundProcessRunning(started), FileManager.default.fileExists(atPath: socket) {
+            // The display is ours only if the lock names our server: two tests (the two halves of
+            // `make test`) may pick the same free number at once, and the loser's socket check
+            // then sees the winner's socket while its own server is still on its way out.
+            let lock = (try? String(contentsOfFile: "/tmp/.X\(number)-lock", encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            if isBackgroundProcessRunning(started), FileManager.default.fileExists(atPath: socket), lock == String(started) {
                 name = ":\(number)"
                 pid = started
                 return
