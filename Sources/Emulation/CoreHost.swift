@@ -224,11 +224,7 @@ public final class CoreHost: EmulatorCore {
     public func serializeState(into buffer: inout [UInt8]) throws {
         let size = core.table.serialize_size()
         guard size > 0 else { throw EmulationError.stateUnsupported(core: configuration.core.displayName) }
-        if buffer.count > size {
-            buffer.removeLast(buffer.count - size)
-        } else if buffer.count < size {
-            buffer.append(contentsOf: repeatElement(0, count: size - buffer.count))
-        }
+        buffer.resize(to: size)
         let ok = buffer.withUnsafeMutableBytes { core.table.serialize($0.baseAddress, size) }
         guard ok else { throw EmulationError.stateUnsupported(core: configuration.core.displayName) }
     }

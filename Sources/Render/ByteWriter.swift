@@ -41,6 +41,7 @@ struct ByteWriter: ~Copyable {
 
     /// Copies `bytes` (makes its own room).
     mutating func append(contentsOf bytes: [UInt8]) {
+        guard !bytes.isEmpty else { return }  // an empty array may have no storage to copy from
         reserve(bytes.count)
         bytes.withUnsafeBufferPointer { source in
             (start + count).update(from: source.baseAddress!, count: source.count)

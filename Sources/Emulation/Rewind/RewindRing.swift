@@ -179,7 +179,7 @@ public final class RewindRing {
     /// Encodes `older` against `newer` onto the end of the open block's runs.
     private func appendDelta(older: [UInt8], frame: UInt64, newer: [UInt8]) {
         let needed = openRunsCount + XORDelta.bound(olderCount: older.count)
-        if openRuns.count < needed { Self.resize(&openRuns, to: max(needed, openRuns.count * 2)) }
+        if openRuns.count < needed { openRuns.resize(to: max(needed, openRuns.count * 2)) }
         let start = openRunsCount
         let written = older.withUnsafeBytes { olderBytes in
             newer.withUnsafeBytes { newerBytes in
@@ -220,7 +220,7 @@ public final class RewindRing {
         blockCount -= 1
         blockBytes -= block.cost
         blockDeltas -= block.deltas.count
-        if openRuns.count < block.runsCount { Self.resize(&openRuns, to: block.runsCount) }
+        if openRuns.count < block.runsCount { openRuns.resize(to: block.runsCount) }
         if block.isCompressed {
             try openRuns.withUnsafeMutableBytes {
                 try compressor.decompress(block.stored, into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<block.runsCount]))
@@ -242,22 +242,13 @@ public final class RewindRing {
     /// `target` becomes the first `count` bytes of `source`, zeros past its end, reusing
     /// `target`'s memory.
     private static func copy(_ source: [UInt8], into target: inout [UInt8], count: Int) {
-        resize(&target, to: count)
+        target.resize(to: count)
         let shared = min(count, source.count)
         target.withUnsafeMutableBytes { destination in
             source.withUnsafeBytes { from in
                 if shared > 0 { destination.baseAddress!.copyMemory(from: from.baseAddress!, byteCount: shared) }
                 if count > shared { (destination.baseAddress! + shared).initializeMemory(as: UInt8.self, repeating: 0, count: count - shared) }
             }
-        }
-    }
-
-    /// Sets `bytes`' count without giving its memory back (new bytes are zeros).
-    private static func resize(_ bytes: inout [UInt8], to count: Int) {
-        if bytes.count > count {
-            bytes.removeLast(bytes.count - count)
-        } else if bytes.count < count {
-            bytes.append(contentsOf: repeatElement(0, count: count - bytes.count))
         }
     }
 

@@ -271,7 +271,7 @@ final class PlayPicture {
         let background = RGBColor(rawValue: 0x202830)
         let foreground = RGBColor(rawValue: 0xD0D8E0)
         renderer.fill(CellRect(x: bar.x, y: bar.y, columns: bar.columns, rows: bar.rows), with: background)
-        let fitted = fittedStatus(content.status, notice: content.statusRight, columns: bar.columns, startColumn: bar.x)
+        let fitted = fittedStatus(content.status, notice: content.statusRight, columns: bar.columns)
         _ = renderer.put(text: fitted.status, column: bar.x, row: bar.y, foreground: foreground, background: background)
         guard !fitted.notice.isEmpty else { return }
         _ = renderer.put(text: fitted.notice, column: bar.maxX - fitted.noticeWidth - 1, row: bar.y,
@@ -280,7 +280,7 @@ final class PlayPicture {
 
     /// The status bar's texts as last fitted, and what they were fitted from: the status changes
     /// about once a second, and fitting counts characters and splits strings.
-    private var statusFit: (status: String, notice: String, columns: Int, startColumn: Int, fitted: FittedStatus)?
+    private var statusFit: (status: String, notice: String, columns: Int, fitted: FittedStatus)?
 
     private struct FittedStatus {
         var status: String
@@ -290,23 +290,20 @@ final class PlayPicture {
 
     /// The status always shows; a notice gets what is left on the right. A long notice (an
     /// error) gets more room: the status shrinks to the system and fps, then the notice is cut.
-    private func fittedStatus(_ text: String, notice: String, columns: Int, startColumn: Int) -> FittedStatus {
-        if let fit = statusFit, fit.status == text, fit.notice == notice, fit.columns == columns, fit.startColumn == startColumn {
-            return fit.fitted
-        }
+    private func fittedStatus(_ text: String, notice: String, columns: Int) -> FittedStatus {
+        if let fit = statusFit, fit.status == text, fit.notice == notice, fit.columns == columns { return fit.fitted }
         var statusText = text
         if statusText.count + notice.count + 4 > columns {
             statusText = statusText.components(separatedBy: " · ").prefix(2).joined(separator: " · ")
         }
         let status = " " + String(statusText.prefix(max(0, columns - 1)))
-        // As `put` counts: the column after the status, less the bar's first.
-        let room = columns - (startColumn + status.unicodeScalars.count) - 3
+        let room = columns - status.unicodeScalars.count - 3
         var shown = ""
         if room > 0, !notice.isEmpty {
             shown = notice.count > room ? String(notice.prefix(room - 1)) + "…" : notice
         }
         let fitted = FittedStatus(status: status, notice: shown, noticeWidth: shown.count)
-        statusFit = (text, notice, columns, startColumn, fitted)
+        statusFit = (text, notice, columns, fitted)
         return fitted
     }
 }

@@ -35,8 +35,7 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
     private var loggedScreenCells: [CellRect] = []
     /// The key legend last built, for the layout's legend and the key map's revision it was built
     /// from (it names keys and buttons through several lookups and strings: once, not per frame).
-    private var legendCache: (legend: SkinLayout.Legend?, input: ObjectIdentifier, keyMapRevision: Int,
-                              entries: [(label: String, keys: [String])])?
+    private var legendCache: (legend: SkinLayout.Legend?, keyMapRevision: Int, entries: [(label: String, keys: [String])])?
 
     init(session: GameSession, services: AppServices, terminal: any TerminalDevice) {
         self.session = session
@@ -280,12 +279,11 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
     }
 
     private func legendEntries(for layout: SkinLayout) -> [(label: String, keys: [String])] {
-        let input = ObjectIdentifier(session.input), revision = session.input.keyMapRevision
-        if let cache = legendCache, cache.legend == layout.legend, cache.input == input, cache.keyMapRevision == revision {
-            return cache.entries
-        }
+        // `session.input` is the session's one `PlayerInput`: its revision alone says the map changed.
+        let revision = session.input.keyMapRevision
+        if let cache = legendCache, cache.legend == layout.legend, cache.keyMapRevision == revision { return cache.entries }
         let entries = buildLegendEntries(for: layout)
-        legendCache = (layout.legend, input, revision, entries)
+        legendCache = (layout.legend, revision, entries)
         return entries
     }
 
