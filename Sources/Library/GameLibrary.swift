@@ -264,7 +264,7 @@ public final class GameLibrary {
     ///
     /// The folders are walked first (a `stat` per file, no contents), then the new and changed
     /// files are read on every core at once, `readBatch` at a time, each batch written in one
-    /// transaction. `progress` is called on the calling thread while walking (`totalGuess` 0),
+    /// transaction while the next one is read. `progress` is called on the calling thread while walking (`totalGuess` 0),
     /// then before each file stored (`filesSeen` of `totalGuess`, unchanged files counted at
     /// once), and once at the end. `isCancelled` is asked between folders and batches (any
     /// thread may flip what it reads): a cancelled scan keeps every batch written so far,
@@ -324,13 +324,20 @@ public final class GameLibrary {
 
         var gamesFound = 0
         var filesSeen = report.filesUnchanged
-        for batchStart in stride(from: 0, to: changed.count, by: Self.readBatch) {
+        let batches = stride(from: 0, to: changed.count, by: Self.readBatch).map {
+            Array(changed[$0..<min(changed.count, $0 + Self.readBatch)])
+        }
+        // The next batch is read on the workers while this thread writes the one before, so
+        // reading files and SQLite's inserts overlap instead of taking turns.
+        var ahead = batches.first.map { PendingRead($0.map(\.candidate), with: scanner) }
+        defer { _ = ahead?.wait() }  // no reader outlives the scan, even one that threw
+        for (number, batch) in batches.enumerated() {
             if isCancelled() {
                 report.wasCancelled = true
                 break
             }
-            let batch = Array(changed[batchStart..<min(changed.count, batchStart + Self.readBatch)])
-            let results = Self.readInParallel(batch.map(\.candidate), with: scanner)
+            guard let results = ahead?.wait() else { break }
+            ahead = number + 1 < batches.count ? PendingRead(batches[number + 1].map(\.candidate), with: scanner) : nil
             // One transaction per batch: a commit per file would dominate the scan, one for the
             // whole scan would lock the UI out of writing for its length.
             try database.transaction {
@@ -368,8 +375,8 @@ public final class GameLibrary {
     static let readBatch = 128
 
     /// Reads each candidate on a worker thread (`concurrentPerform` uses one per core); the
-    /// results come back in the candidates' order.
-    private static func readInParallel(_ candidates: [ScanCandidate], with scanner: LibraryScanner) -> [FileScanResult] {
+    /// results come back in the candidates' order. Any thread.
+    static func readInParallel(_ candidates: [ScanCandidate], with scanner: LibraryScanner) -> [FileScanResult] {
         let slots = Mutex([FileScanResult?](repeating: nil, count: candidates.count))
         DispatchQueue.concurrentPerform(iterations: candidates.count) { index in
             let result = scanner.read(candidates[index])
