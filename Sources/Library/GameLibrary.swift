@@ -264,9 +264,9 @@ public final class GameLibrary {
     ///
     /// The folders are walked first (a `stat` per file, no contents), then the new and changed
     /// files are read on every core at once, `readBatch` at a time, each batch written in one
-    /// transaction while the next one is read. `progress` is called on the calling thread while walking (`totalGuess` 0),
-    /// then before each file stored (`filesSeen` of `totalGuess`, unchanged files counted at
-    /// once), and once at the end. `isCancelled` is asked between folders and batches (any
+    /// transaction while the next one is read. `progress` is called on the calling thread while
+    /// walking (`totalGuess` 0), then before each file stored (`filesSeen` of `totalGuess`,
+    /// unchanged files counted at once), and once at the end. `isCancelled` is asked between folders and batches (any
     /// thread may flip what it reads): a cancelled scan keeps every batch written so far,
     /// removes nothing, and says so in `ScanReport.wasCancelled`.
     @discardableResult
