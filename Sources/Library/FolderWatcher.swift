@@ -19,8 +19,8 @@ public final class FolderWatcher {
     public init(roots: [URL]) throws {
         descriptor = try systemCall("inotify_init1") { csystem_inotify_init() }
         for root in roots {
-            var walker = FolderWalker(listsFiles: false)
-            walker.walk(root.standardizedFileURL.path)
+            var walker = FolderWalker(root: root.standardizedFileURL.path, listsFiles: false)
+            while walker.nextFolder() != nil {}
             for folder in walker.foldersEntered { watch(folder) }
         }
     }
@@ -64,8 +64,8 @@ public final class FolderWatcher {
                 let arrived = mask & (0x100 | 0x80) != 0   // IN_CREATE | IN_MOVED_TO
                 if isFolder, arrived, let parent = folders[watched] {
                     // Watch the new folder and whatever it already holds (a folder moved in whole).
-                    var walker = FolderWalker(listsFiles: false)
-                    walker.walk(parent + "/" + name)
+                    var walker = FolderWalker(root: parent + "/" + name, listsFiles: false)
+                    while walker.nextFolder() != nil {}
                     for folder in walker.foldersEntered { watch(folder) }
                 }
                 if mask & 0x8000 != 0 { folders[watched] = nil }   // IN_IGNORED: the folder is gone

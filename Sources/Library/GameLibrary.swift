@@ -262,130 +262,56 @@ public final class GameLibrary {
     /// place (play statistics kept). A folder that is missing (an unplugged drive) or has an
     /// unreadable subfolder is reported and keeps all its games.
     ///
-    /// The folders are walked first (a `stat` per file, no contents), then the new and changed
-    /// files are read on every core at once, `readBatch` at a time, each batch written in one
-    /// transaction while the next one is read. `progress` is called on the calling thread while
-    /// walking (`totalGuess` 0), then before each file stored (`filesSeen` of `totalGuess`,
-    /// unchanged files counted at once), and once at the end. `isCancelled` is asked between folders and batches (any
-    /// thread may flip what it reads): a cancelled scan keeps every batch written so far,
-    /// removes nothing, and says so in `ScanReport.wasCancelled`.
+    /// The new and changed files are read on every core while the folders are still being
+    /// walked, `readBatch` at a time, each batch written in one transaction while the next one is
+    /// read (`LibraryScan` says how). `progress` is called on the calling thread: while walking
+    /// (`totalGuess` 0, `filesSeen` counts the files found), then before each file stored after
+    /// the walk (`filesSeen` of `totalGuess`, unchanged files counted at once), and once at the
+    /// end. `isCancelled` is asked between folders and batches (any thread may flip what it
+    /// reads): a cancelled scan keeps every batch written so far, removes nothing, and says so in
+    /// `ScanReport.wasCancelled`. `ScanReport.filesRead` is in the walk's order.
     @discardableResult
     public func scan(progress: (ScanProgress) -> Void = { _ in }, isCancelled: () -> Bool = { false }) throws -> ScanReport {
-        var report = ScanReport()
-        var candidates: [(folderID: Int64, candidate: ScanCandidate)] = []
-        // Index into `candidates` by path: the walk's own strings, so the rows of the file
-        // table below are compared as they stream by, none of them kept (at 20 000 files a
-        // copy of the table and a dictionary of it were 6 MB of the browser's peak).
-        var candidateByPath: [String: Int] = [:]
-        var scannedFolderIDs: [Int64] = []
-        for folder in try folders() {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: folder.url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-                report.problems.append(ScanProblem(path: folder.url.path,
-                                                   message: "\(DisplayText.sanitized(folder.url.path)): folder not found; its games are kept"))
-                continue
-            }
-            let foundBefore = candidates.count
-            let skippedBefore = report.problems.count
-            let walk = scanner.candidates(in: folder.url, folderEntered: { path, found in
-                progress(ScanProgress(filesSeen: foundBefore + found, totalGuess: 0, currentFile: "",
-                                      currentFolder: DisplayText.sanitized(path), skipped: skippedBefore))
-            }, isCancelled: isCancelled)
-            report.problems += walk.problems
-            if walk.wasCancelled {
-                report.wasCancelled = true
-                return report
-            }
-            // Only a folder walked without errors may lose rows: an unreadable subfolder keeps its games.
-            if walk.problems.isEmpty { scannedFolderIDs.append(folder.id) }
-            candidateByPath.reserveCapacity(candidateByPath.count + walk.files.count)
-            for candidate in walk.files where candidateByPath[candidate.path] == nil {
-                candidateByPath[candidate.path] = candidates.count
-                candidates.append((folder.id, candidate))
+        try withoutActuallyEscaping(progress) { progress in
+            try withoutActuallyEscaping(isCancelled) { isCancelled in
+                try LibraryScan(library: self, progress: progress, isCancelled: isCancelled).run()
             }
         }
-
-        // Per candidate: 1 known with the same size and mtime, 2 known but changed, 0 new.
-        var stamps = [UInt8](repeating: 0, count: candidates.count)
-        let scanned = Set(scannedFolderIDs)
-        var gone: [Int64] = []
-        _ = try database.query("SELECT id, path, size, mtime, folder_id FROM file") { row in
-            guard let index = candidateByPath[row.text(1)] else {
-                // Files that are gone from folders we could scan.
-                if scanned.contains(row.integer(4)) { gone.append(row.integer(0)) }
-                return
-            }
-            let candidate = candidates[index].candidate
-            stamps[index] = Int(row.integer(2)) == candidate.size && row.real(3) == candidate.modified ? 1 : 2
-        }
-        let changed = candidates.indices.filter { stamps[$0] != 1 }.map { candidates[$0] }
-        let knownPaths = Set(candidates.indices.filter { stamps[$0] == 2 }.map { candidates[$0].candidate.path })
-        report.filesUnchanged = candidates.count - changed.count
-
-        var gamesFound = 0
-        var filesSeen = report.filesUnchanged
-        let batches = stride(from: 0, to: changed.count, by: Self.readBatch).map {
-            Array(changed[$0..<min(changed.count, $0 + Self.readBatch)])
-        }
-        // The next batch is read on the workers while this thread writes the one before, so
-        // reading files and SQLite's inserts overlap instead of taking turns.
-        var ahead = batches.first.map { PendingRead($0.map(\.candidate), with: scanner) }
-        defer { _ = ahead?.wait() }  // no reader outlives the scan, even one that threw
-        for (number, batch) in batches.enumerated() {
-            if isCancelled() {
-                report.wasCancelled = true
-                break
-            }
-            guard let results = ahead?.wait() else { break }
-            ahead = number + 1 < batches.count ? PendingRead(batches[number + 1].map(\.candidate), with: scanner) : nil
-            // One transaction per batch: a commit per file would dominate the scan, one for the
-            // whole scan would lock the UI out of writing for its length.
-            try database.transaction {
-                for (item, result) in zip(batch, results) {
-                    let candidate = item.candidate
-                    progress(ScanProgress(filesSeen: filesSeen, totalGuess: candidates.count,
-                                          currentFile: DisplayText.sanitized(candidate.path), gamesFound: gamesFound,
-                                          currentFolder: DisplayText.sanitized((candidate.path as NSString).deletingLastPathComponent),
-                                          skipped: report.problems.count))
-                    filesSeen += 1
-                    report.filesRead.append(candidate.path)
-                    report.problems += result.problems
-                    gamesFound += result.roms.count
-                    // A known file that failed to read keeps its games and old stamp (retried next scan).
-                    if result.couldNotRead && knownPaths.contains(candidate.path) { continue }
-                    try store(result.roms, problems: result.problems, for: candidate, folderID: item.folderID, report: &report)
-                }
-            }
-        }
-        progress(ScanProgress(filesSeen: filesSeen, totalGuess: candidates.count, currentFile: "",
-                              gamesFound: gamesFound, skipped: report.problems.count))
-        if report.wasCancelled { return report }
-
-        try database.transaction {
-            for id in gone {
-                report.gamesRemoved += try database.query("SELECT count(*) FROM game WHERE file_id = ?",
-                                                          [.integer(id)]) { Int($0.integer(0)) }.first ?? 0
-                try database.run("DELETE FROM file WHERE id = ?", [.integer(id)])
-            }
-        }
-        return report
     }
 
     /// Files read (on every core) and then written in one transaction.
     static let readBatch = 128
 
-    /// Reads each candidate on a worker thread (`concurrentPerform` uses one per core); the
-    /// results come back in the candidates' order. Any thread.
-    static func readInParallel(_ candidates: [ScanCandidate], with scanner: LibraryScanner) -> [FileScanResult] {
-        let slots = Mutex([FileScanResult?](repeating: nil, count: candidates.count))
-        DispatchQueue.concurrentPerform(iterations: candidates.count) { index in
-            let result = scanner.read(candidates[index])
-            slots.withLock { $0[index] = result }
+    /// Every file the library holds, with its stamp, for a scan to compare against.
+    func storedFiles() throws -> StoredFiles {
+        var entries: [String: StoredFiles.Entry] = [:]
+        _ = try database.query("SELECT id, path, size, mtime, folder_id FROM file") { row in
+            entries[row.text(1)] = StoredFiles.Entry(id: row.integer(0), folderID: row.integer(4),
+                                                     size: Int(row.integer(2)), modified: row.real(3))
         }
-        return slots.withLock { $0.map { $0! } }
+        return StoredFiles(entries)
     }
 
-    private func store(_ roms: [ScannedRom], problems: [ScanProblem], for candidate: ScanCandidate,
+    /// Runs `body` in one transaction (a batch of stored files).
+    func inTransaction(_ body: () throws -> Void) throws {
+        try database.transaction(body)
+    }
+
+    /// Deletes files (they vanished) with their games; returns how many games went.
+    func removeFiles(_ ids: [Int64]) throws -> Int {
+        var gamesRemoved = 0
+        try database.transaction {
+            for id in ids {
+                gamesRemoved += try database.query("SELECT count(*) FROM game WHERE file_id = ?",
+                                                   [.integer(id)]) { Int($0.integer(0)) }.first ?? 0
+                try database.run("DELETE FROM file WHERE id = ?", [.integer(id)])
+            }
+        }
+        return gamesRemoved
+    }
+
+    /// Writes one file read by a scan and its games (updated in place, stale ones deleted).
+    func store(_ roms: [ScannedRom], problems: [ScanProblem], for candidate: ScanCandidate,
                        folderID: Int64, report: inout ScanReport) throws {
         let fileID = try database.query("""
             INSERT INTO file(folder_id, path, size, mtime, problems) VALUES (?, ?, ?, ?, ?)

@@ -104,20 +104,6 @@ public struct LibraryScanner: Sendable {
         return words.isEmpty ? "Untitled" : words.joined(separator: " ")
     }
 
-    /// Walks a folder recursively (hidden files and folders skipped; symbolic links to files are
-    /// followed, links to folders are not, so link loops cannot trap the scan) and returns the
-    /// candidate files, sorted by path. Reads no file contents: one `stat` per candidate.
-    public func candidates(in folder: URL, folderEntered: (_ path: String, _ filesFound: Int) -> Void = { _, _ in },
-                           isCancelled: () -> Bool = { false }) -> (files: [ScanCandidate], problems: [ScanProblem], wasCancelled: Bool) {
-        withoutActuallyEscaping(folderEntered) { folderEntered in
-            withoutActuallyEscaping(isCancelled) { isCancelled in
-                var walker = FolderWalker(folderEntered: folderEntered, isCancelled: isCancelled)
-                walker.walk(folder.standardizedFileURL.path)
-                return (walker.files, walker.problems, walker.wasCancelled)
-            }
-        }
-    }
-
     /// Reads one candidate: a plain ROM gives at most one result, an archive one per ROM entry.
     /// Never throws: every failure becomes a problem naming the file (and entry).
     public func read(_ candidate: ScanCandidate) -> FileScanResult {

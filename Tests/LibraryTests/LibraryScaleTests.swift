@@ -51,7 +51,7 @@ final class LibraryScaleTests: XCTestCase {
         for file in removed { try FileManager.default.removeItem(atPath: file) }
 
         let second = try library.scan()
-        XCTAssertEqual(second.filesRead, (added + changed).sorted(), "only new and changed files are opened")
+        XCTAssertEqual(second.filesRead.sorted(), (added + changed).sorted(), "only new and changed files are opened")
         XCTAssertEqual(second.gamesAdded, added.count)
         XCTAssertEqual(second.gamesUpdated, changed.count)
         XCTAssertEqual(second.gamesRemoved, removed.count)
@@ -64,13 +64,44 @@ final class LibraryScaleTests: XCTestCase {
         XCTAssertEqual(try library.scan().filesRead, [], "a third scan opens nothing")
     }
 
+    func testFilesAreReadAndStoredWhileTheWalkGoesOn() throws {
+        for number in 0..<400 { try folder.write("roms/" + path(number).dropFirst(roms.path.count + 1), rom(number)) }
+        let library = try openLibrary()
+        try library.addFolder(roms)
+        // The first folder listed ("a", 134 files) fills a batch, which goes to the workers; the
+        // walk is held once for a second (far longer than reading 128 small files) so the batch
+        // is done before the next folder is listed, and must be stored before the walk ends.
+        var held = false
+        var storedWhileWalking = 0
+        var foldersAfterTheFirstStore = 0
+        let report = try library.scan(progress: { progress in
+            guard progress.isWalking else { return }
+            if progress.filesSeen >= GameLibrary.readBatch && !held {
+                held = true
+                Thread.sleep(forTimeInterval: 1)
+            }
+            if progress.gamesFound > 0 {
+                storedWhileWalking = max(storedWhileWalking, progress.gamesFound)
+                if progress.currentFile.isEmpty { foldersAfterTheFirstStore += 1 }
+            }
+        })
+        XCTAssertTrue(held)
+        XCTAssertGreaterThanOrEqual(storedWhileWalking, GameLibrary.readBatch - 1, "a whole batch was stored mid-walk")
+        XCTAssertGreaterThan(foldersAfterTheFirstStore, 0, "the walk went on after the first batch was stored")
+        XCTAssertEqual(report.gamesAdded, 400)
+        XCTAssertEqual(Set(report.filesRead), Set((0..<400).map(path)))
+        XCTAssertEqual(report.filesRead.count, 400, "each file read once")
+        XCTAssertEqual(try library.games().count, 400)
+    }
+
     func testStoppedScanKeepsWhatWasReadAndRemovesNothing() throws {
         for number in 0..<400 { try folder.write("roms/" + path(number).dropFirst(roms.path.count + 1), rom(number)) }
         let library = try openLibrary()
         try library.addFolder(roms)
-        // Ctrl-C while the first batch is being stored: the scan stops before the next batch.
+        // Ctrl-C while the first batch is being stored (the walk may still be going on): the
+        // scan stops before the next batch, and drops the one being read meanwhile.
         var stop = false
-        let stopped = try library.scan(progress: { if $0.filesSeen == 10 && !$0.isWalking { stop = true } },
+        let stopped = try library.scan(progress: { if $0.gamesFound == 10 { stop = true } },
                                        isCancelled: { stop })
         XCTAssertTrue(stopped.wasCancelled)
         XCTAssertEqual(stopped.filesRead.count, GameLibrary.readBatch)

@@ -24,6 +24,10 @@ final class ScanProgressLineTests: XCTestCase {
     func testNamesTheFolderCutFromItsStartToTheTerminalWidth() {
         let walking = ScanProgress(filesSeen: 42, totalGuess: 0, currentFile: "", currentFolder: "/roms/Nintendo - Game Boy")
         XCTAssertEqual(ScanProgressLine.text(walking, columns: 80), "looking: 42 files seen · /roms/Nintendo - Game Boy")
+        let walkingAndReading = ScanProgress(filesSeen: 300, totalGuess: 0, currentFile: "", gamesFound: 128,
+                                             currentFolder: "/roms/GB", skipped: 1)
+        XCTAssertEqual(ScanProgressLine.text(walkingAndReading, columns: 80),
+                       "looking: 300 files seen, 128 games found, 1 skipped · /roms/GB")
         let reading = ScanProgress(filesSeen: 7, totalGuess: 20, currentFile: "x", gamesFound: 5,
                                    currentFolder: "/media/collection/Nintendo - Super Nintendo Entertainment System/A", skipped: 2)
         let line = ScanProgressLine.text(reading, columns: 80)

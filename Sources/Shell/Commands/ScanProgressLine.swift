@@ -29,12 +29,12 @@ final class ScanProgressLine {
     /// The line without its control bytes, at most `columns - 1` characters.
     static func text(_ progress: ScanProgress, columns: Int) -> String {
         let counts: String
+        let games = "\(progress.gamesFound) \(progress.gamesFound == 1 ? "game" : "games") found, \(progress.skipped) skipped"
         if progress.isWalking {
-            counts = "looking: \(progress.filesSeen) files seen"
+            // Files are read while the walk goes on: their games show before the total is known.
+            counts = "looking: \(progress.filesSeen) files seen" + (progress.gamesFound + progress.skipped > 0 ? ", " + games : "")
         } else {
-            let games = progress.gamesFound == 1 ? "game" : "games"
-            counts = "\(progress.filesSeen) of \(progress.totalGuess) files seen, \(progress.gamesFound) \(games) found"
-                + ", \(progress.skipped) skipped"
+            counts = "\(progress.filesSeen) of \(progress.totalGuess) files seen, " + games
         }
         let room = columns - 1 - counts.count - 3
         guard !progress.currentFolder.isEmpty, room >= 8 else { return String(counts.prefix(columns - 1)) }
