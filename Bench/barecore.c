@@ -21,6 +21,12 @@
  *   --pace             run at the core's own frame rate (sleep until each
  *                      frame's deadline) instead of as fast as it can: the
  *                      core's CPU cost at 1x, the floor for a frontend playing it
+ *   --replay FILE      after each frame, write the next piece of FILE (what a
+ *                      frontend wrote to its terminal, cut after each cursor-
+ *                      position request ESC [ 6 n) to stdout and wait for the
+ *                      terminal's reply on stdin (made raw): the core plus the
+ *                      terminal I/O of those bytes, with no picture computed.
+ *                      The floor for a frontend that writes the same bytes.
  *
  * Last line printed: "frames=N fps=F hash=H samples=A" where H is the 64-bit
  * FNV-1a of the final frame as XRGB8888 little-endian rows without padding,
@@ -36,6 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -392,17 +399,72 @@ static double now_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* ---- --replay: a recorded terminal stream, one piece per frame ---------- */
+
+static uint8_t *replay_bytes;
+static size_t replay_size, replay_offset;
+
+static void write_all(const uint8_t *bytes, size_t count)
+{
+    while (count > 0) {
+        ssize_t written = write(STDOUT_FILENO, bytes, count);
+        if (written < 0 && errno == EINTR)
+            continue;
+        if (written <= 0)
+            die("write(stdout) failed: %s", strerror(errno));
+        bytes += written;
+        count -= (size_t)written;
+    }
+}
+
+/* Writes up to and including the next ESC [ 6 n, then reads until the reply's final 'R'. */
+static void replay_next_piece(void)
+{
+    static const uint8_t request[] = { 0x1b, '[', '6', 'n' };
+    if (replay_offset >= replay_size)
+        return;
+    size_t end = replay_size;
+    bool asks = false;
+    for (size_t i = replay_offset; i + sizeof request <= replay_size; i++) {
+        if (memcmp(replay_bytes + i, request, sizeof request) == 0) {
+            end = i + sizeof request;
+            asks = true;
+            break;
+        }
+    }
+    write_all(replay_bytes + replay_offset, end - replay_offset);
+    replay_offset = end;
+    uint8_t byte = 0;
+    while (asks && byte != 'R') {
+        ssize_t got = read(STDIN_FILENO, &byte, 1);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            die("read(stdin) failed waiting for the cursor report");
+    }
+}
+
+static void make_stdin_raw(void)
+{
+    struct termios mode;
+    if (tcgetattr(STDIN_FILENO, &mode) != 0)
+        die("tcgetattr(stdin) failed: %s (--replay needs a terminal)", strerror(errno));
+    cfmakeraw(&mode);
+    if (tcsetattr(STDIN_FILENO, TCSANOW, &mode) != 0)
+        die("tcsetattr(stdin) failed: %s", strerror(errno));
+}
+
 /* ---- main ------------------------------------------------------------- */
 
 static void usage(void)
 {
-    fputs("usage: barecore [--audio-raw FILE] [--sram FILE] [--ppm FILE] [--var KEY=VALUE]... [--pace] CORE.so ROM FRAMES [INPUT_FILE]\n", stderr);
+    fputs("usage: barecore [--audio-raw FILE] [--sram FILE] [--ppm FILE] [--var KEY=VALUE]... [--pace] [--replay FILE] CORE.so ROM FRAMES [INPUT_FILE]\n", stderr);
     exit(2);
 }
 
 int main(int argc, char **argv)
 {
-    const char *audio_path = NULL, *sram_path = NULL, *ppm_path = NULL;
+    const char *audio_path = NULL, *sram_path = NULL, *ppm_path = NULL, *replay_path = NULL;
     const char *positional[4];
     int positional_count = 0;
     bool paced = false;
@@ -420,6 +482,8 @@ int main(int argc, char **argv)
         }
         else if (strcmp(argv[i], "--pace") == 0)
             paced = true;
+        else if (strcmp(argv[i], "--replay") == 0 && i + 1 < argc)
+            replay_path = argv[++i];
         else if (argv[i][0] == '-' && argv[i][1] == '-')
             usage();
         else if (positional_count < 4)
@@ -445,6 +509,11 @@ int main(int argc, char **argv)
 
     if (audio_path != NULL && (audio_file = fopen(audio_path, "wb")) == NULL)
         die("fopen(%s) failed: %s", audio_path, strerror(errno));
+
+    if (replay_path != NULL) {
+        replay_bytes = read_whole_file(replay_path, &replay_size);
+        make_stdin_raw();
+    }
 
     struct retro_game_info game = { .path = rom_path };
     uint8_t *rom = read_whole_file(rom_path, &game.size);
@@ -491,6 +560,8 @@ int main(int argc, char **argv)
         while (next_change < change_count && changes[next_change].frame <= frame)
             held_buttons = changes[next_change++].buttons;
         core.run();
+        if (replay_path != NULL)
+            replay_next_piece();
         if (paced) {
             deadline.tv_nsec += period_ns;
             while (deadline.tv_nsec >= 1000000000L) {
@@ -502,6 +573,8 @@ int main(int argc, char **argv)
         }
     }
     double elapsed = now_seconds() - start;
+    if (replay_path != NULL && replay_offset < replay_size)
+        write_all(replay_bytes + replay_offset, replay_size - replay_offset);
 
     if (sram_path != NULL)
         write_whole_file(sram_path, sram, sram_size);

@@ -15,8 +15,12 @@ Each program also runs for 1 frame: "per frame" = (N-frame run − 1-frame run) 
 which leaves out start-up (gambaterm waits about 10 s for answers to its terminal queries).
 With --barecore, the same core runs alone at the same frame rate (`barecore --pace`, same
 buttons, nothing drawn): the CPU any frontend must spend on this core, so what is left of
-Phosphor's figure is Phosphor's own. Prints a Markdown table; a program that cannot run gets
-a "not available" row with its first line of output.
+Phosphor's figure is Phosphor's own. Then `barecore --pace --replay` runs the core again and
+writes, after each frame, the next piece of what Phosphor wrote in its last run (cut after each
+cursor-position request, whose answer it waits for): the CPU of the core plus the terminal I/O
+of Phosphor's bytes with no picture computed, so what Phosphor spends above that row is its
+picture and its threads. Prints a Markdown table; a program that cannot run gets a "not
+available" row with its first line of output.
 """
 
 import argparse
@@ -184,6 +188,27 @@ def main():
                 else:
                     rows.setdefault(name, []).append(pair)
 
+        # The core plus Phosphor's own bytes replayed: the terminal I/O floor of those bytes.
+        replayed = "core + Phosphor's bytes replayed"
+        if options.barecore and isinstance(rows.get("Phosphor"), list):
+            programs.append((replayed, None, False))
+            for round_index in range(options.rounds):
+                pair = []
+                for count in (frames, 1):
+                    recording = os.path.join(scratch, f"Phosphor-{count}.out")
+                    command = [options.barecore, "--pace", "--replay", recording, options.core, rom, str(count), barecore_input]
+                    print(f"  round {round_index + 1}: {replayed}: {count} frame(s)", file=sys.stderr)
+                    result = pty_run(harness, command, options.cols, options.rows, None, timeout,
+                                     os.path.join(scratch, f"replay-{count}.out"), terminal)
+                    if result["exit"] != 0 or result["killed"]:
+                        rows[replayed] = f"not available (exit {result['exit']}: {first_line(os.path.join(scratch, f'replay-{count}.out'))})"
+                        break
+                    pair.append(result)
+                else:
+                    rows.setdefault(replayed, []).append(pair)
+                if isinstance(rows.get(replayed), str):
+                    break
+
         # Distinct colours: in the core's last frame (a headless run of the same length, no keys:
         # the script holds nothing at the end) and on each program's last screen.
         colour_counts = {}
@@ -232,6 +257,14 @@ def main():
                 print(f"\nThe core alone (Bench/barecore.c `--pace`: the same core, ROM and buttons at the same "
                       f"frame rate, no terminal) uses {floor['cpu']:.2f} s, {floor['cpu'] / theirs['cpu']:.2f} of "
                       f"gambaterm's CPU. Phosphor's own share: {ours['cpu'] - floor['cpu']:.2f} s "
+                      f"({ours['cpu_per_frame'] - floor['cpu_per_frame']:.3f} ms per frame).")
+            if replayed in summary:
+                floor = summary[replayed]
+                alone = summary.get(core_alone)
+                print(f"\nThe core with Phosphor's bytes replayed (nothing computed but the core; the same bytes, "
+                      f"pieces and cursor reports) uses {floor['cpu']:.2f} s"
+                      + (f", {floor['cpu'] / alone['cpu']:.2f}× the core alone" if alone else "")
+                      + f". Phosphor's picture and threads above that: {ours['cpu'] - floor['cpu']:.2f} s "
                       f"({ours['cpu_per_frame'] - floor['cpu_per_frame']:.3f} ms per frame).")
         phosphor_runs = rows.get("Phosphor")
         if isinstance(phosphor_runs, list) and all(long.get("threads") and short.get("threads") for long, short in phosphor_runs):

@@ -104,6 +104,7 @@ def main():
     saved = open(options.save, "wb") if options.save else None
 
     def drain():
+        tail = b""   # the last 3 bytes read: a request split across two reads is still answered
         while True:
             try:
                 chunk = os.read(master, 65536)
@@ -113,8 +114,11 @@ def main():
                 return
             counted["bytes"] += len(chunk)
             if options.answer_cpr:
-                # A request split across two reads is missed; the program's own timeout covers it.
-                for _ in range(chunk.count(b"\x1b[6n")):
+                # A request wholly inside the previous read cannot start in its last 3 bytes, so
+                # none is answered twice.
+                joined = tail + chunk
+                tail = joined[-3:]
+                for _ in range(joined.count(b"\x1b[6n")):
                     try:
                         os.write(master, f"\x1b[{options.rows};1R".encode())
                     except OSError:
