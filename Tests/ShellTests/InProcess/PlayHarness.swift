@@ -82,6 +82,18 @@ final class PlayHarness {
         app.step(until: "the picture for \(buttons)", file: file, line: line) { _ in self.cells(showing: rgb) > 200 }
     }
 
+    /// Types `key` before every step until the picture shows `buttons`: a key held down in a
+    /// terminal without key releases, whose autorepeat keeps it held however slowly a loaded
+    /// machine runs the core (one tap is let go after 66 ms, which a core may not outlast).
+    func stepUntilPicture(_ buttons: [JoypadButton], holding key: String, file: StaticString = #filePath, line: UInt = #line) {
+        let rgb = backgroundRGB(buttons)
+        app.step(until: "the picture for \(buttons) with \(key) held", file: file, line: line) { _ in
+            if self.cells(showing: rgb) > 200 { return true }
+            self.app.type(key)
+            return false
+        }
+    }
+
     /// Moves the menu selection down to the row that shows `label` (Down, as a user would) and
     /// stops there; fails when the row never becomes the selected one.
     func select(_ label: String, file: StaticString = #filePath, line: UInt = #line) {
