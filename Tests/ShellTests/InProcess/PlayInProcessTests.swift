@@ -196,8 +196,7 @@ final class PlayInProcessTests: XCTestCase {
         game.app.step(until: "the game again") { !$0.contains("Resume") }
         let saved = try FileManager.default.contentsOfDirectory(atPath: game.paths.keyMaps.path)
         XCTAssertFalse(saved.isEmpty, "no key map file")
-        game.app.type("o")
-        game.stepUntilPicture([.a])
+        game.stepUntilPicture([.a], holding: "o")
     }
 
     func testTooSmallTerminalPausesAndSaysSo() throws {
