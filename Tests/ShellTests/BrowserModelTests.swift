@@ -155,4 +155,11 @@ final class BrowserModelTests: XCTestCase {
         XCTAssertNil(BrowserText.unplayableReason(.nes, hasCore: true))
         XCTAssertEqual(BrowserText.progressBar(done: 1, total: 4, width: 8), "██░░░░░░")
     }
+
+    func testScanBarCountsTheGamesReadWhileTheWalkGoesOn() {
+        let walking = ScanProgress(filesSeen: 42, totalGuess: 0, currentFile: "", currentFolder: "/roms/GB")
+        XCTAssertEqual(BrowserText.walkingLabel(walking), " Looking for games: 42 files ")
+        let reading = ScanProgress(filesSeen: 300, totalGuess: 0, currentFile: "", gamesFound: 1, currentFolder: "/roms/GB", skipped: 2)
+        XCTAssertEqual(BrowserText.walkingLabel(reading), " Looking for games: 300 files · 1 game · 2 skipped ")
+    }
 }

@@ -56,6 +56,15 @@ enum BrowserText {
         DisplayText.strippingUnsafe(text)
     }
 
+    /// The scan bar's words while the folders are still walked: files found, and the games of the
+    /// files already read (the reading starts before the walk ends).
+    static func walkingLabel(_ progress: ScanProgress) -> String {
+        var label = " Looking for games: \(progress.filesSeen) files "
+        if progress.gamesFound > 0 { label += "· \(progress.gamesFound) \(progress.gamesFound == 1 ? "game" : "games") " }
+        if progress.skipped > 0 { label += "· \(progress.skipped) skipped " }
+        return label
+    }
+
     /// A bar of `width` cells filled to `done` of `total`.
     static func progressBar(done: Int, total: Int, width: Int) -> String {
         guard width > 0 else { return "" }

@@ -586,10 +586,7 @@ final class LibraryScreen: Screen, ClosingScreen, NotifiableScreen, LibraryComma
             return
         }
         if progress.isWalking {
-            var label = " Looking for games: \(progress.filesSeen) files "
-            // Files are read while the walk goes on: their games count before the total is known.
-            if progress.gamesFound > 0 { label += "· \(progress.gamesFound) \(progress.gamesFound == 1 ? "game" : "games") " }
-            let column = window.put(label, row: row, column: 0, style: Theme.accent)
+            let column = window.put(BrowserText.walkingLabel(progress), row: row, column: 0, style: Theme.accent)
             window.put(" " + progress.currentFolder, row: row, column: column, width: max(0, columns - column), style: Theme.dimText)
             return
         }
