@@ -126,10 +126,11 @@ public struct LinkPacer: Sendable {
         self.isEnabled = isEnabled
     }
 
-    /// The link's delivery rate in bytes per second (nil: not measured yet).
-    public var deliveryRate: Double? { rateSamples.map(\.value).max() }
+    /// The link's delivery rate in bytes per second: the highest recent sample (nil: not measured
+    /// yet). Kept up to date by `replyReceived`, the only place the samples change.
+    public private(set) var deliveryRate: Double?
     /// The quickest answer lately: the round trip plus one frame's sending time.
-    public var roundTrip: Duration? { roundTripSamples.map(\.value).min() }
+    public private(set) var roundTrip: Duration?
     /// Bytes written and not answered.
     public var bytesInFlight: Int { inFlight.reduce(0) { $0 + $1.bytes } }
     /// Bytes that may be out at once: rate × (round trip + `queueAllowance`); nil before measuring.
@@ -179,12 +180,25 @@ public struct LinkPacer: Sendable {
         let frame = inFlight.removeFirst()
         windowAnsweredBytes += frame.bytes
         answered.append(AnsweredFrame(bytes: frame.bytes, answeredAt: now))
-        answered.removeAll { now - $0.answeredAt > LinkPacer.rateWindow }
+        answered.removeFirst(LinkPacer.expiredCount(answered, window: LinkPacer.rateWindow, now: now, at: { $0.answeredAt }))
         if let rate = rateBound(sentAt: frame.sentAt, now: now) { rateSamples.append((rate, now)) }
         roundTripSamples.append((now - frame.sentAt, now))
-        rateSamples.removeAll { now - $0.at > LinkPacer.rateWindow }
-        roundTripSamples.removeAll { now - $0.at > LinkPacer.roundTripWindow }
+        rateSamples.removeFirst(LinkPacer.expiredCount(rateSamples, window: LinkPacer.rateWindow, now: now, at: { $0.at }))
+        roundTripSamples.removeFirst(LinkPacer.expiredCount(roundTripSamples, window: LinkPacer.roundTripWindow, now: now, at: { $0.at }))
+        deliveryRate = rateSamples.isEmpty ? nil : rateSamples.reduce(-Double.infinity) { max($0, $1.value) }
+        roundTrip = roundTripSamples.isEmpty ? nil : roundTripSamples.reduce(roundTripSamples[0].value) { min($0, $1.value) }
         roll(now)
+    }
+
+    /// How many of the oldest samples are older than `window`: they were appended in time order,
+    /// so the expired ones are a prefix (found without a pass over the rest; once a frame at 60 Hz
+    /// the whole-array filters cost more than the pacer's arithmetic).
+    @inline(__always)
+    private static func expiredCount<Sample>(_ samples: [Sample], window: Duration, now: ContinuousClock.Instant,
+                                             at time: (Sample) -> ContinuousClock.Instant) -> Int {
+        var count = 0
+        while count < samples.count, now - time(samples[count]) > window { count += 1 }
+        return count
     }
 
     /// The highest rate the newest answer proves the link has: its frame's bytes over its whole
