@@ -27,7 +27,7 @@ def main():
         index = 0
         while index < len(parameters):
             parameter = parameters[index]
-            if parameter in (b"38", b"48") and index + 4 < len(parameters) + 0 and parameters[index + 1] == b"2":
+            if parameter in (b"38", b"48") and index + 4 < len(parameters) and parameters[index + 1] == b"2":
                 rgb = tuple(int(value) for value in parameters[index + 2:index + 5])
                 colours += 1
                 if rgb not in slots:
