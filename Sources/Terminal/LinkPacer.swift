@@ -185,8 +185,8 @@ public struct LinkPacer: Sendable {
         roundTripSamples.append((now - frame.sentAt, now))
         rateSamples.removeFirst(LinkPacer.expiredCount(rateSamples, window: LinkPacer.rateWindow, now: now, at: { $0.at }))
         roundTripSamples.removeFirst(LinkPacer.expiredCount(roundTripSamples, window: LinkPacer.roundTripWindow, now: now, at: { $0.at }))
-        deliveryRate = rateSamples.isEmpty ? nil : rateSamples.reduce(-Double.infinity) { max($0, $1.value) }
-        roundTrip = roundTripSamples.isEmpty ? nil : roundTripSamples.reduce(roundTripSamples[0].value) { min($0, $1.value) }
+        deliveryRate = rateSamples.lazy.map(\.value).max()
+        roundTrip = roundTripSamples.lazy.map(\.value).min()
         roll(now)
     }
 

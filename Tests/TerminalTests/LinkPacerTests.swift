@@ -73,9 +73,9 @@ final class LinkPacerTests: XCTestCase {
     /// it, and its answer comes half a round trip after its last byte arrived.
     private struct SimulatedLink {
         var bytesPerSecond: Double
-        /// From then on the link carries `fasterBytesPerSecond`.
-        var becomesFasterAt: ContinuousClock.Instant?
-        var fasterBytesPerSecond = 0.0
+        /// From then on the link carries `laterBytesPerSecond` (faster or slower).
+        var rateChangesAt: ContinuousClock.Instant?
+        var laterBytesPerSecond = 0.0
         let roundTrip: Duration
         var freeAt: ContinuousClock.Instant
         var answers: [ContinuousClock.Instant] = []
@@ -99,7 +99,7 @@ final class LinkPacerTests: XCTestCase {
             let reaches = now + roundTrip / 2
             let starts = max(reaches, freeAt)
             longestWait = max(longestWait, starts - reaches)
-            let rate = becomesFasterAt.map { now >= $0 } ?? false ? fasterBytesPerSecond : bytesPerSecond
+            let rate = rateChangesAt.map { now >= $0 } ?? false ? laterBytesPerSecond : bytesPerSecond
             freeAt = starts + .seconds(Double(bytes) / rate)
             arrivals.append(freeAt)
             sent += 1
@@ -239,8 +239,8 @@ final class LinkPacerTests: XCTestCase {
         // and 24-bit colour after them (540 KB/s, still carried).
         let start = ContinuousClock.now
         var link = SimulatedLink(bytesPerSecond: 100_000, roundTrip: .milliseconds(40), start: start)
-        link.becomesFasterAt = start + .seconds(10)
-        link.fasterBytesPerSecond = 1_000_000
+        link.rateChangesAt = start + .seconds(10)
+        link.laterBytesPerSecond = 1_000_000
         var reached16 = false
         let (pacer, _) = run(&link, seconds: 70, start: start, watch: { pacer, now in
             if now - start < .seconds(10), pacer.colorReduction == .palette16 { reached16 = true }
@@ -248,5 +248,24 @@ final class LinkPacerTests: XCTestCase {
         XCTAssertTrue(reached16, "16 colours while the link was slow")
         XCTAssertEqual(pacer.colorReduction, .none)
         XCTAssertFalse(pacer.stats.isLimited)
+    }
+
+    func testTheRateFallsOnceTheFastSamplesAreOlderThanItsWindow() {
+        // 1 MB/s for 10 s, then 100 KB/s: the fast answers stop counting `rateWindow` after the
+        // change, so the measured rate follows the link down instead of keeping its best figure.
+        let start = ContinuousClock.now
+        var link = SimulatedLink(bytesPerSecond: 1_000_000, roundTrip: .milliseconds(40), start: start)
+        link.rateChangesAt = start + .seconds(10)
+        link.laterBytesPerSecond = 100_000
+        var rateBeforeTheChange: Double?
+        let (pacer, _) = run(&link, seconds: 20, start: start, watch: { pacer, now in
+            if now - start < .seconds(10) { rateBeforeTheChange = pacer.deliveryRate }
+        }, frameBytes: { _ in 6_000 })
+        let before = try! XCTUnwrap(rateBeforeTheChange)
+        let after = try! XCTUnwrap(pacer.deliveryRate)
+        XCTAssertGreaterThan(before, 300_000, "the fast link was measured")
+        XCTAssertLessThan(after, 150_000, "the fast samples expired")
+        XCTAssertGreaterThan(after, 50_000, "what the slow link carried is still measured")
+        XCTAssertNotNil(pacer.roundTrip)
     }
 }
