@@ -6,6 +6,8 @@
 /// gap written again where that is shorter than the cursor move; `38;5;n` in 24-bit mode when the
 /// colour is exactly one of the xterm 256-colour cube or grey entries; and REP (`CSI n b`) for a
 /// run of identical one-byte cells, only where the terminal says it has it (`repeatsCharacters`).
+/// Where the terminal lets its palette be redefined (`paletteSlots`), 24-bit colours go out as
+/// `38;5;n` of an entry defined to that colour (`OSC 4`), each defined once while it is on screen.
 ///
 /// The encoder remembers what the terminal shows (per cell, after colour reduction) and which
 /// colours are in effect. Anything else that writes to the terminal must be followed by
@@ -18,7 +20,21 @@
 public final class TerminalEncoder {
     /// Colour reduction for everything emitted; changing it forces a full redraw.
     @exclusivity(unchecked) public var colorMode: ColorMode {
-        didSet { if colorMode != oldValue { invalidate() } }
+        didSet {
+            guard colorMode != oldValue else { return }
+            invalidate()
+            updatePaletteUse()
+        }
+    }
+    /// Palette entries this encoder may redefine to send 24-bit colours by index (nil: none).
+    /// Used in 24-bit mode only. Setting nil (a menu is about to draw with the palette, the game
+    /// ends) redraws everything in plain 24-bit colour and then gives the entries back.
+    public var paletteSlots: PaletteSlots? {
+        didSet {
+            guard paletteSlots != oldValue else { return }
+            invalidate()
+            updatePaletteUse()
+        }
     }
     /// Wrap each non-empty frame in `CSI ? 2026 h` … `CSI ? 2026 l` (synchronized output).
     @exclusivity(unchecked) public var synchronizedOutput: Bool
@@ -70,6 +86,14 @@ public final class TerminalEncoder {
     private let digits = DecimalDigits()
     @exclusivity(unchecked) private var cache256 = PaletteCache(match: PaletteMatcher.nearest256)
     @exclusivity(unchecked) private var cache16 = PaletteCache(match: PaletteMatcher.nearest16)
+    /// The redefinable entries and the colours they hold; nil when they are not in use.
+    @exclusivity(unchecked) private var paletteTable: PaletteSlotTable?
+    /// `OSC 4` bytes that give back entries this encoder redefined, still to be written: at the
+    /// end of the next frame in 24-bit mode (by then no cell shows them), at its start otherwise
+    /// (a 256- or 16-colour frame draws with the palette's own entries).
+    private var pendingRestore: [UInt8] = []
+    /// Cells written since the entries no cell shows were last looked for.
+    @exclusivity(unchecked) private var cellsWrittenSinceRelease = 0
 
     public init(colorMode: ColorMode, synchronizedOutput: Bool) {
         self.colorMode = colorMode
@@ -95,6 +119,24 @@ public final class TerminalEncoder {
         currentBackground = TerminalEncoder.unknown
     }
 
+    /// The terminal's palette was put back by someone else (the session's suspend or exit
+    /// sequence): every entry is as the terminal reported it, and free again. Call `invalidate()`
+    /// too, since cells drawn with redefined entries now show other colours.
+    public func paletteWasRestored() {
+        paletteTable?.reset()
+        pendingRestore.removeAll()
+    }
+
+    /// Starts or stops using the palette entries after `paletteSlots` or `colorMode` changed.
+    private func updatePaletteUse() {
+        let wanted = colorMode == .trueColor ? paletteSlots : nil
+        guard wanted != paletteTable?.slots else { return }
+        if let table = paletteTable, table.hasDefinitions { pendingRestore += table.slots.restoreBytes }
+        paletteTable = wanted.map { PaletteSlotTable(slots: $0) }
+        slotParameterLength = 5 + DecimalDigits.width(Int(wanted?.indices.max() ?? 0))
+        lengthCache = [UInt64](repeating: 0, count: 256)
+    }
+
     /// Appends to `output` the bytes that update the terminal to `canvas`; a canvas of a new
     /// size redraws everything. Returns the number of bytes appended (0 when nothing changed).
     /// Cursor positions are absolute (canvas cell (0, 0) is terminal position 1;1).
@@ -114,6 +156,11 @@ public final class TerminalEncoder {
         cursorRow = -1
         cursorColumn = -1
         var started = false
+        if !pendingRestore.isEmpty && colorMode != .trueColor {
+            writer.append(contentsOf: pendingRestore)
+            pendingRestore.removeAll()
+        }
+        if paletteTable != nil { releaseUnseenPaletteEntries() }
         let height = rows
         canvas.cells.withUnsafeBufferPointer { cellBuffer in
         lastCanvas.withUnsafeMutableBufferPointer { lastBuffer in
@@ -144,6 +191,10 @@ public final class TerminalEncoder {
                               started: &started, output: &writer)
             }
         }}}
+        if !pendingRestore.isEmpty {
+            writer.append(contentsOf: pendingRestore)
+            pendingRestore.removeAll()
+        }
         if started && synchronizedOutput { writer.append(contentsOf: TerminalEncoder.endSynchronized) }
         writer.copy(to: &bytes)
         return writer.count
@@ -188,6 +239,7 @@ public final class TerminalEncoder {
                 count &+= 1
             }
             screen[index] = shown
+            cellsWrittenSinceRelease &+= 1
             end = column &+ 1
         }
         guard count > 0 else { return }
@@ -349,18 +401,79 @@ public final class TerminalEncoder {
         let needsForeground = foreground != currentForeground
         let needsBackground = background != currentBackground
         guard needsForeground || needsBackground else { return }
+        // Entries are defined before the SGR that uses them (an OSC cannot sit inside a CSI).
+        let foregroundEntry = needsForeground ? paletteEntry(for: foreground, output: &output) : -1
+        let backgroundEntry = needsBackground ? paletteEntry(for: background, output: &output) : -1
         output.append(0x1B)
         output.append(0x5B)
         if needsForeground {
-            appendColor(foreground, isForeground: true, output: &output)
+            appendColor(foreground, isForeground: true, entry: foregroundEntry, output: &output)
             currentForeground = foreground
         }
         if needsBackground {
             if needsForeground { output.append(0x3B) }
-            appendColor(background, isForeground: false, output: &output)
+            appendColor(background, isForeground: false, entry: backgroundEntry, output: &output)
             currentBackground = background
         }
         output.append(0x6D)  // m
+    }
+
+    /// The redefined palette entry that shows a 24-bit colour code, defining a free one to it
+    /// (`OSC 4 ; n ; rgb:rr/gg/bb ST`) where it has none; -1 when the colour goes out as it is
+    /// (no entries in use, none free, or not a 24-bit code).
+    @inline(__always)
+    private func paletteEntry(for code: UInt32, output: inout ByteWriter) -> Int {
+        guard paletteTable != nil, code >> 24 == 0 else { return -1 }
+        let index = paletteTable!.index(of: code)
+        if index >= 0 { return index }
+        guard let taken = paletteTable!.take(code) else { return -1 }
+        // The row's room was reserved for cells alone: the definition gets its own, and the
+        // rest of the row its worst case again.
+        output.reserve(24 &+ 64 &+ columns &* 96)
+        output.append(contentsOf: TerminalEncoder.definitionStart)
+        digits.append(taken, to: &output)
+        output.append(contentsOf: TerminalEncoder.definitionColor)
+        TerminalEncoder.appendHex(UInt8(truncatingIfNeeded: code >> 16), to: &output)
+        output.append(0x2F)  // /
+        TerminalEncoder.appendHex(UInt8(truncatingIfNeeded: code >> 8), to: &output)
+        output.append(0x2F)
+        TerminalEncoder.appendHex(UInt8(truncatingIfNeeded: code), to: &output)
+        output.append(0x1B)
+        output.append(0x5C)  // ST
+        return taken
+    }
+
+    private static let definitionStart: [UInt8] = Array("\u{1B}]4;".utf8)
+    private static let definitionColor: [UInt8] = Array(";rgb:".utf8)
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    @inline(__always)
+    private static func appendHex(_ value: UInt8, to output: inout ByteWriter) {
+        output.append(hexDigits[Int(value >> 4)])
+        output.append(hexDigits[Int(value & 0xF)])
+    }
+
+    /// Between frames: takes back the entries no cell on screen shows, when few are free and at
+    /// least half the screen was written since the last look (the look reads every cell; a
+    /// picture of more colours than entries would otherwise pay it every frame for nothing). Not
+    /// while any cell is unknown: after `invalidate()` the terminal may still show an entry there.
+    private func releaseUnseenPaletteEntries() {
+        guard let table = paletteTable, table.freeCount < 8, cellsWrittenSinceRelease >= screen.count / 2 else { return }
+        var visible = [Bool](repeating: false, count: table.count)
+        @inline(__always) func mark(_ code: UInt32) {
+            let position = table.position(of: code)
+            if position >= 0 { visible[position] = true }
+        }
+        for cell in screen {
+            if cell.character == TerminalEncoder.unknown { return }
+            mark(cell.background)
+            if cell.character != Cell.space { mark(cell.foreground) }
+        }
+        // The colours in effect stay too: a cell written without an SGR shows them.
+        mark(currentForeground)
+        mark(currentBackground)
+        cellsWrittenSinceRelease = 0
+        paletteTable!.release(keeping: visible)
     }
 
     /// Bytes of `CSI n C` for a move of `gap` ≥ 1 columns.
@@ -593,6 +706,9 @@ public final class TerminalEncoder {
     private func parameterLength(_ code: UInt32) -> Int {
         switch code >> 24 {
         case 0:
+            // Taken as defined: a colour without an entry gets one when it is written (only when
+            // none is free does it go out longer).
+            if paletteTable != nil { return slotParameterLength }
             if usesExactPaletteIndices, let index = PaletteMatcher.exactIndex256(RGBColor(rawValue: code)) {
                 return 5 + DecimalDigits.width(index)
             }
@@ -603,18 +719,40 @@ public final class TerminalEncoder {
         }
     }
 
-    /// SGR parameters for one colour code: `38;2;r;g;b`, `38;5;n`, or an ANSI 30–37/90–97 number
-    /// (40–47/100–107 for backgrounds).
+    /// `parameterLength` of a 24-bit colour sent as a redefined entry (`38;5;n`).
+    @exclusivity(unchecked) private var slotParameterLength = 7
+
+    /// The xterm palette index that shows a 24-bit colour exactly, if one does and it was not
+    /// redefined.
     @inline(__always)
-    private func appendColor(_ code: UInt32, isForeground: Bool, output: inout ByteWriter) {
-        switch code >> 24 {
-        case 0 where usesExactPaletteIndices && PaletteMatcher.exactIndex256(RGBColor(rawValue: code)) != nil:
+    private func exactPaletteIndex(_ code: UInt32) -> Int? {
+        guard usesExactPaletteIndices, let index = PaletteMatcher.exactIndex256(RGBColor(rawValue: code)) else { return nil }
+        if let table = paletteTable, table.isSlot[index] { return nil }
+        return index
+    }
+
+    /// SGR parameters for one colour code: `38;5;entry` for a redefined palette entry (`entry`
+    /// ≥ 0), else `38;2;r;g;b`, `38;5;n`, or an ANSI 30–37/90–97 number (40–47/100–107 for
+    /// backgrounds).
+    @inline(__always)
+    private func appendColor(_ code: UInt32, isForeground: Bool, entry: Int, output: inout ByteWriter) {
+        if entry >= 0 {
             output.append(isForeground ? 0x33 : 0x34)
             output.append(0x38)
             output.append(0x3B)
             output.append(0x35)  // 5
             output.append(0x3B)
-            digits.append(PaletteMatcher.exactIndex256(RGBColor(rawValue: code))!, to: &output)
+            digits.append(entry, to: &output)
+            return
+        }
+        switch code >> 24 {
+        case 0 where exactPaletteIndex(code) != nil:
+            output.append(isForeground ? 0x33 : 0x34)
+            output.append(0x38)
+            output.append(0x3B)
+            output.append(0x35)  // 5
+            output.append(0x3B)
+            digits.append(exactPaletteIndex(code)!, to: &output)
         case 0:
             output.append(isForeground ? 0x33 : 0x34)  // 3 or 4
             output.append(0x38)  // 8

@@ -2,8 +2,10 @@ import Render
 import XCTest
 
 /// A small VT model for checking the encoder: it applies CUP, CUF, SGR (0, 30–37, 40–47,
-/// 90–97, 100–107, 38;2, 48;2, 38;5, 48;5), synchronized output and UTF-8 text to a grid, and
-/// rejects anything else. It also records the encoder's wasted bytes: SGRs that set a colour
+/// 90–97, 100–107, 38;2, 48;2, 38;5, 48;5), palette definitions (`OSC 4 ; n ; rgb:…`),
+/// synchronized output and UTF-8 text to a grid, and rejects anything else. A cell keeps the
+/// palette index it was drawn with and shows whatever that entry holds now, as xterm's do; an
+/// entry redefined while a cell shows it is recorded in `paletteViolations`. It also records the encoder's wasted bytes: SGRs that set a colour
 /// already in effect and cursor moves to where the cursor already is.
 final class VirtualTerminal {
     enum Color: Equatable, CustomStringConvertible {
@@ -49,6 +51,11 @@ final class VirtualTerminal {
     /// The last character printed (what REP repeats), and how many REPs were seen.
     private var lastPrinted: UInt32?
     private(set) var repeats = 0
+    /// Palette entries redefined by `OSC 4` (index → 0xRRGGBB); the rest are xterm's defaults.
+    private(set) var palette: [Int: UInt32] = [:]
+    private(set) var paletteDefinitions = 0
+    /// Entries redefined while a cell showed them (the picture changed colour under the encoder).
+    private(set) var paletteViolations: [String] = []
 
     init(columns: Int, rows: Int) {
         self.columns = columns
@@ -101,7 +108,47 @@ final class VirtualTerminal {
         if cursorColumn == columns - 1 { wrapPending = true } else { cursorColumn += 1 }
     }
 
+    /// The colour a cell's colour shows now (an index through the palette as it is).
+    func resolved(_ color: Color) -> Color {
+        guard case .index(let index) = color, index >= 16 else { return color }
+        return .rgb(palette[index] ?? PaletteMatcher.color(ofIndex: UInt8(index)).rawValue)
+    }
+
+    /// `OSC … ST` (or BEL): only `4 ; n ; rgb:RR/GG/BB` (2 or 4 hex digits) is known.
+    private func parseOSC(_ bytes: [UInt8], from start: Int) throws -> Int {
+        var end = start + 2
+        while end < bytes.count && bytes[end] != 0x07 && !(bytes[end] == 0x1B && end + 1 < bytes.count && bytes[end + 1] == 0x5C) {
+            end += 1
+        }
+        guard end < bytes.count else { throw ParseError(description: "unterminated OSC at \(start)") }
+        let body = String(decoding: bytes[(start + 2)..<end], as: UTF8.self)
+        let parts = body.split(separator: ";", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == "4", let index = Int(parts[1]), (16...255).contains(index), parts[2].hasPrefix("rgb:") else {
+            throw ParseError(description: "unsupported OSC \(body)")
+        }
+        let components = parts[2].dropFirst(4).split(separator: "/").map { part -> Int? in
+            guard part.count == 2 || part.count == 4, let value = Int(part, radix: 16) else { return nil }
+            return part.count == 2 ? value : value >> 8
+        }
+        guard components.count == 3, let r = components[0], let g = components[1], let b = components[2] else {
+            throw ParseError(description: "bad OSC 4 colour \(body)")
+        }
+        if let cell = cells.firstIndex(where: { showsIndex($0, index) }) {
+            paletteViolations.append("entry \(index) redefined while cell (\(cell % columns), \(cell / columns)) shows it")
+        }
+        palette[index] = UInt32(r << 16 | g << 8 | b)
+        paletteDefinitions += 1
+        return bytes[end] == 0x07 ? end + 1 : end + 2
+    }
+
+    /// Whether a person sees palette entry `index` in this cell.
+    private func showsIndex(_ glyph: Glyph, _ index: Int) -> Bool {
+        let visible = VisibleCell(character: glyph.character, foreground: glyph.foreground, background: glyph.background)
+        return visible.background == .index(index) || visible.foreground == .index(index)
+    }
+
     private func parseEscape(_ bytes: [UInt8], from start: Int) throws -> Int {
+        if start + 1 < bytes.count, bytes[start + 1] == 0x5D { return try parseOSC(bytes, from: start) }
         guard start + 1 < bytes.count, bytes[start + 1] == 0x5B else { throw ParseError(description: "ESC not followed by [ at \(start)") }
         var i = start + 2
         var isPrivate = false
@@ -266,13 +313,10 @@ func expectedColor(_ color: RGBColor, mode: ColorMode) -> VirtualTerminal.Color 
     }
 }
 
-/// In 24-bit mode the encoder sends a colour that is exactly a palette entry 16–255 by index: the
-/// colour the terminal shows for it.
-func shown(_ color: VirtualTerminal.Color, mode: ColorMode) -> VirtualTerminal.Color {
-    if mode == .trueColor, case .index(let index) = color, index >= 16 {
-        return .rgb(PaletteMatcher.color(ofIndex: UInt8(index)).rawValue)
-    }
-    return color
+/// In 24-bit mode the encoder sends a colour that is exactly a palette entry 16–255, or one it
+/// defined, by index: the colour the terminal shows for it.
+func shown(_ color: VirtualTerminal.Color, mode: ColorMode, on terminal: VirtualTerminal) -> VirtualTerminal.Color {
+    mode == .trueColor ? terminal.resolved(color) : color
 }
 
 /// Fails unless every cell of `terminal` looks like the canvas cell reduced to `mode`.
@@ -287,8 +331,8 @@ func assertScreen(_ terminal: VirtualTerminal, shows canvas: CellCanvas, mode: C
             let expected = VisibleCell(character: cell.character, foreground: expectedColor(cell.foreground, mode: mode),
                                        background: expectedColor(cell.background, mode: mode))
             let glyph = terminal.glyph(column: column, row: row)
-            let actual = VisibleCell(character: glyph.character, foreground: shown(glyph.foreground, mode: mode),
-                                     background: shown(glyph.background, mode: mode))
+            let actual = VisibleCell(character: glyph.character, foreground: shown(glyph.foreground, mode: mode, on: terminal),
+                                     background: shown(glyph.background, mode: mode, on: terminal))
             if expected != actual {
                 mismatches += 1
                 if mismatches <= 3 {
