@@ -67,11 +67,12 @@ def write_pty_keys(holds, frames, lead, path):
                 file.write(f"{lead + frame / GB_FPS:.3f} {KEY_BYTES[button]}\n")
 
 
-def pty_run(harness, command, cols, rows, keys, timeout, save, environment):
+def pty_run(harness, command, cols, rows, keys, timeout, save, environment, answer_palette):
     # Cursor-position requests are answered as any terminal does (Phosphor's link pacer sends
-    # one after each frame; gambaterm asks too); other queries go unanswered.
+    # one after each frame; gambaterm asks too), and palette queries as xterm does unless
+    # --no-palette-answers (Phosphor then keeps to plain 24-bit colour); other queries go unanswered.
     arguments = [sys.executable, harness, "--cols", str(cols), "--rows", str(rows),
-                 "--timeout", str(timeout), "--save", save, "--answer-cpr"]
+                 "--timeout", str(timeout), "--save", save, "--answer-cpr"] + (["--answer-palette"] if answer_palette else [])
     if keys:
         arguments += ["--keys", keys]
     for name, value in environment.items():
@@ -128,6 +129,8 @@ def main():
     parser.add_argument("--keys", default=os.path.join(here, "keys.txt"))
     parser.add_argument("--rom", default="Roms/gb/phosphor-test.gbc")
     parser.add_argument("--core", default="/usr/lib/x86_64-linux-gnu/libretro/gambatte_libretro.so")
+    parser.add_argument("--no-palette-answers", dest="answer_palette", action="store_false",
+                        help="leave palette queries unanswered (a terminal whose palette cannot be redefined)")
     options = parser.parse_args()
     harness = os.path.join(here, "pty_run.py")
     holds = read_keys(options.keys)
@@ -177,7 +180,7 @@ def main():
                     print(f"  round {round_index + 1}: {name}: {count} frame(s)", file=sys.stderr)
                     result = pty_run(harness, command(count), options.cols, options.rows,
                                      key_file if typed_keys and count > 1 else None, timeout, save,
-                                     dict(terminal, PHOSPHOR_HOME=home))
+                                     dict(terminal, PHOSPHOR_HOME=home), options.answer_palette)
                     if name == "Phosphor":
                         result["threads"] = thread_cpu(home)
                     if result["exit"] != 0 or result["killed"]:
@@ -199,7 +202,7 @@ def main():
                     command = [options.barecore, "--pace", "--replay", recording, options.core, rom, str(count), barecore_input]
                     print(f"  round {round_index + 1}: {replayed}: {count} frame(s)", file=sys.stderr)
                     result = pty_run(harness, command, options.cols, options.rows, None, timeout,
-                                     os.path.join(scratch, f"replay-{count}.out"), terminal)
+                                     os.path.join(scratch, f"replay-{count}.out"), terminal, False)
                     if result["exit"] != 0 or result["killed"]:
                         rows[replayed] = f"not available (exit {result['exit']}: {first_line(os.path.join(scratch, f'replay-{count}.out'))})"
                         break

@@ -2,14 +2,16 @@
 """Run one command in a pseudo-terminal of a fixed size and measure what it costs.
 
     pty_run.py [--cols 160] [--rows 50] [--keys SCRIPT] [--timeout SECONDS] [--answer-cpr]
-               [--save FILE] [--env NAME=VALUE]... -- COMMAND [ARG...]
+               [--answer-palette] [--save FILE] [--env NAME=VALUE]... -- COMMAND [ARG...]
 
 The command gets a fresh pseudo-terminal as its controlling terminal (stdin, stdout and
 stderr), with the window size set by TIOCSWINSZ before it starts. A reader thread drains
 the terminal and counts every byte the program writes. Nothing is answered, so a program
 that queries the terminal (DA1, kitty keyboard) sees silence and has to fall back to its own
 timeout; except that with --answer-cpr a cursor-position request (`CSI 6 n`) gets the reply
-every terminal gives (`CSI rows;1 R`), as Phosphor's link pacer and gambaterm expect.
+every terminal gives (`CSI rows;1 R`), as Phosphor's link pacer and gambaterm expect, and with
+--answer-palette a palette query (`OSC 4 ; n ; ? ST`) gets xterm's default colour for entry n, as
+xterm, kitty, foot and VTE answer (Phosphor then sends colours as redefined entries).
 
 SCRIPT is a text file of key events, one per line: `SECONDS BYTES`, where SECONDS is the
 time after start at which BYTES are written to the terminal (as if typed) and BYTES uses
@@ -34,6 +36,41 @@ import sys
 import termios
 import threading
 import time
+
+
+def xterm_colour(index):
+    levels = [0, 95, 135, 175, 215, 255]
+    if index < 16:
+        return [(0, 0, 0), (205, 0, 0), (0, 205, 0), (205, 205, 0), (0, 0, 238), (205, 0, 205), (0, 205, 205),
+                (229, 229, 229), (127, 127, 127), (255, 0, 0), (0, 255, 0), (255, 255, 0), (92, 92, 255),
+                (255, 0, 255), (0, 255, 255), (255, 255, 255)][index]
+    if index < 232:
+        n = index - 16
+        return (levels[n // 36], levels[(n // 6) % 6], levels[n % 6])
+    level = 8 + 10 * (index - 232)
+    return (level, level, level)
+
+
+def answer_palette_queries(data, master):
+    """Answers every complete `ESC ] 4 ; n ; ? ST` in data; returns what may start one still
+    to come (a query split across two reads)."""
+    start = 0
+    while True:
+        found = data.find(b"\x1b]4;", start)
+        if found < 0:
+            return data[-5:]
+        end = data.find(b"\x1b\\", found)
+        if end < 0:
+            return data[found:found + 64]
+        body = data[found + 4:end].split(b";")
+        if len(body) == 2 and body[1] == b"?" and body[0].isdigit() and int(body[0]) < 256:
+            red, green, blue = xterm_colour(int(body[0]))
+            reply = f"\x1b]4;{int(body[0])};rgb:{red:02x}{red:02x}/{green:02x}{green:02x}/{blue:02x}{blue:02x}\x1b\\"
+            try:
+                os.write(master, reply.encode())
+            except OSError:
+                return b""
+        start = end + 2
 
 
 def parse_key_script(path):
@@ -62,6 +99,7 @@ def main():
     parser.add_argument("--timeout", type=float, default=60.0)
     parser.add_argument("--save", help="also write everything the program printed to this file")
     parser.add_argument("--answer-cpr", action="store_true", help="answer CSI 6 n as a terminal does")
+    parser.add_argument("--answer-palette", action="store_true", help="answer OSC 4 ; n ; ? with xterm's default colours")
     parser.add_argument("--env", action="append", default=[], help="NAME=VALUE for the program")
     parser.add_argument("command", nargs=argparse.REMAINDER)
     options = parser.parse_args()
@@ -103,6 +141,8 @@ def main():
     counted = {"bytes": 0}
     saved = open(options.save, "wb") if options.save else None
 
+    palette_buffer = {"pending": b""}
+
     def drain():
         tail = b""   # the last 3 bytes read: a request split across two reads is still answered
         while True:
@@ -123,6 +163,8 @@ def main():
                         os.write(master, f"\x1b[{options.rows};1R".encode())
                     except OSError:
                         return
+            if options.answer_palette:
+                palette_buffer["pending"] = answer_palette_queries(palette_buffer["pending"] + chunk, master)
             if saved:
                 saved.write(chunk)
 

@@ -5,8 +5,10 @@
     screen_colours.py --png FRAME.png                          colours in the frame
 
 A small terminal model, enough for frame writers: cursor moves (CUP, CUF, CR, LF, BS), SGR
-colours (24-bit, 256, 16, defaults, reset), REP, erase in display/line; other sequences (modes,
-queries, OSC/DCS strings) are skipped. A cell shows its background, and its foreground unless
+colours (24-bit, 256, 16, defaults, reset), palette entries redefined by `OSC 4 ; n ; rgb:…`
+(a cell drawn with entry n shows the colour n had then: Phosphor never redefines an entry a
+cell shows), REP, erase in display/line; other sequences (modes, queries, other OSC/DCS
+strings) are skipped. A cell shows its background, and its foreground unless
 it is a space; `▀`/`▄` show both, `█` only the foreground. Used by compare.py.
 """
 
@@ -27,6 +29,7 @@ def replay(data, cols, rows):
     row = column = 0
     fg = bg = None
     last = None
+    palette = {}
     text = data.decode("utf-8", errors="replace")
     i, n = 0, len(text)
 
@@ -79,7 +82,8 @@ def replay(data, cols, rows):
                                 colour = ("rgb", values[k + 2], values[k + 3], values[k + 4])
                                 k += 4
                             elif values[k + 1] == 5 and k + 2 < len(values):
-                                colour = ("index", values[k + 2])
+                                index = values[k + 2]
+                                colour = ("rgb",) + palette[index] if index in palette else ("index", index)
                                 k += 2
                             else:
                                 colour = None
@@ -102,6 +106,14 @@ def replay(data, cols, rows):
                 j = i + 2
                 while j < n and text[j] != "\x07" and not (text[j] == "\x1b" and j + 1 < n and text[j + 1] == "\\"):
                     j += 1
+                parts = text[i + 2:j].split(";")
+                if text[i + 1] == "]" and len(parts) == 3 and parts[0] == "4" and parts[1].isdigit() and parts[2].startswith("rgb:"):
+                    try:
+                        channels = [int(c, 16) >> (4 * len(c) - 8) for c in parts[2][4:].split("/")]
+                        if len(channels) == 3:
+                            palette[int(parts[1])] = tuple(channels)
+                    except ValueError:
+                        pass
                 i = j + (1 if j < n and text[j] == "\x07" else 2)
                 continue
             i += 2

@@ -35,7 +35,8 @@ static struct termios saved_termios;
 static int saved_termios_valid = 0;
 static int saved_termios_fd = -1;
 static int saved_was_raw = 0;
-static char restore_bytes[256];
+/* Room for the modes and the palette entries the picture may redefine (71 OSC 4, ~2 KB). */
+static char restore_bytes[4096];
 static int restore_length = 0;
 static int restore_fd = -1;
 static int signal_pipe_fd = -1;

@@ -102,6 +102,9 @@ public enum InputEvent: Sendable, Hashable {
     /// The reply `OSC 11 ; rgb:RRRR/GGGG/BBBB ST` to the background-colour query `OSC 11 ; ? ST`,
     /// components scaled to 0...1 (terminals send 1 to 4 hex digits per component).
     case backgroundColor(red: Double, green: Double, blue: Double)
+    /// The reply `OSC 4 ; n ; rgb:RRRR/GGGG/BBBB ST` to the palette query `OSC 4 ; n ; ? ST`:
+    /// the colour entry `n` shows now, components scaled to 16 bits.
+    case paletteColor(index: Int, red: UInt16, green: UInt16, blue: UInt16)
     /// The kitty graphics protocol's answer `ESC _ G i=ID ; message ESC \` (`OK`, or an error
     /// such as `ENOENT:…`) to a query or command with image id `imageID`.
     case graphicsReply(imageID: Int, message: String)

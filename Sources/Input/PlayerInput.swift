@@ -138,7 +138,7 @@ public final class PlayerInput {
             holdModel.releaseAll()
             pointer.pressed = false
             return []
-        case .focus(true), .paste, .keyboardFlags, .deviceAttributes, .modeReport, .backgroundColor,
+        case .focus(true), .paste, .keyboardFlags, .deviceAttributes, .modeReport, .backgroundColor, .paletteColor,
              .graphicsReply, .graphicsAttribute, .cellPixelSize, .cursorPosition, .terminalVersion:
             return []
         }

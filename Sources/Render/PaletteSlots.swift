@@ -15,9 +15,4 @@ public struct PaletteSlots: Equatable, Sendable {
         self.indices = indices
         self.restoreBytes = restoreBytes
     }
-
-    /// The entries Phosphor asks about: the two-digit ones (`38;5;n` is a byte shorter than with
-    /// three) that neither the menus (25, 88, 94, 124, 235–246, 0–15) nor the xterm cube's exact
-    /// colours from 88 up need. 71 entries: a Game Boy Color frame has at most 56 colours.
-    public static let candidates: [UInt8] = Array(16...24) + Array(26...87)
 }

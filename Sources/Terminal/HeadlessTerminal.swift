@@ -16,6 +16,7 @@ public final class HeadlessTerminal: TerminalDevice {
     public private(set) var rows: Int
     public private(set) var columns: Int
     public private(set) var synchronizedOutput = false
+    public private(set) var palette = TerminalPalette()
     public var repeatsCharacters: Bool { Terminfo.hasStringCapability("rep") }
     public var editsLines: Bool { Terminfo.hasStringCapability("dch") && Terminfo.hasStringCapability("ich") }
     /// What a test says (the real terminal's comes from `TerminalQuirks`).
@@ -174,6 +175,8 @@ public final class HeadlessTerminal: TerminalDevice {
         suspendCount += 1
         ccurses_stop()
         collectCursesOutput()
+        // As the real session's way out does: the palette entries go back.
+        write(palette.restoreBytes)
         ccurses_resume()
     }
 
@@ -183,11 +186,13 @@ public final class HeadlessTerminal: TerminalDevice {
         collectCursesOutput()
         ccurses_end()
         collectCursesOutput()
+        write(palette.restoreBytes)
     }
 
     public func setKeyboardFlagsPushed(_ pushed: Bool) { keyboardFlagsPushed = pushed }
 
     public func setSynchronizedOutput(_ supported: Bool) { synchronizedOutput = supported }
+    public func setPalette(_ palette: TerminalPalette) { self.palette = palette }
 
     /// Mode 1016 as the app set it (its bytes are in `output`, as a real terminal gets them).
     public private(set) var pixelMouse = false

@@ -38,6 +38,9 @@ public protocol TerminalDevice: AnyObject {
     func setKeyboardFlagsPushed(_ pushed: Bool)
     /// Records the terminal's answer to the synchronized-output query.
     func setSynchronizedOutput(_ supported: Bool)
+    /// The palette entries the terminal reported, which every way out gives back (`TerminalPalette`).
+    var palette: TerminalPalette { get }
+    func setPalette(_ palette: TerminalPalette)
     /// Switches SGR-Pixels mouse reports (mode 1016) on or off, where the mouse is reported at
     /// all; true when they are on now. Every exit path and a suspend switch them off, a resume on.
     @discardableResult func setPixelMouse(_ on: Bool) -> Bool

@@ -5,7 +5,8 @@ import PhosphorKit
 /// synchronized output (DECRQM 2026), what its background colour is (OSC 11, for the menu
 /// palette), whether it takes the kitty keyboard protocol (key releases), what pixel
 /// graphics it has (`GraphicsDetection`), whether it reports the mouse in pixels (DECRQM 1016,
-/// `PixelMouse`) and its name and version (XTVERSION `CSI > q`). The app writes
+/// `PixelMouse`), its name and version (XTVERSION `CSI > q`) and the palette entries the picture
+/// may redefine (`TerminalPalette`). The app writes
 /// `start()`, feeds every decoded event to `handle` — also after `timedOut()`, since a slow
 /// terminal's answers still count when they come late. UI thread only.
 public struct TerminalNegotiation {
@@ -18,14 +19,19 @@ public struct TerminalNegotiation {
     public private(set) var pixelMouse = false
     /// The terminal's XTVERSION answer (`kitty(0.26.5)`, `XTerm(379)`); nil when it gave none.
     public private(set) var terminalVersion: String?
+    /// The palette entries the terminal reported (empty until it answers, or when not asked).
+    public private(set) var palette = TerminalPalette()
     private let asksBackground: Bool
+    private let asksPalette: Bool
 
     /// `asksBackground`: send the OSC 11 query (not to the Linux console, which prints an OSC
     /// it does not know).
     /// `graphics`: the pixel-graphics detection (`GraphicsDetection`); nil asks nothing about
     /// pixels (the Linux console prints an APC string it does not know).
-    public init(asksBackground: Bool = true, graphics: GraphicsDetection? = nil) {
+    /// `asksPalette`: send the `OSC 4` queries (not inside tmux or GNU screen, nor to the console).
+    public init(asksBackground: Bool = true, graphics: GraphicsDetection? = nil, asksPalette: Bool = false) {
         self.asksBackground = asksBackground
+        self.asksPalette = asksPalette && asksBackground
         self.asksGraphics = graphics != nil
         self.graphics = graphics ?? GraphicsDetection(multiplexer: nil, probeFile: nil)
     }
@@ -42,6 +48,7 @@ public struct TerminalNegotiation {
     public mutating func start() -> [UInt8] {
         SynchronizedOutput.query + PixelMouse.query
             + (asksBackground ? Self.backgroundQuery + Self.versionQuery : [])
+            + (asksPalette ? TerminalPalette.query : [])
             + (asksGraphics ? graphics.start() : []) + keyboard.start()
     }
 
@@ -71,6 +78,15 @@ public struct TerminalNegotiation {
             if mode == SynchronizedOutput.mode {
                 terminal.setSynchronizedOutput(SynchronizedOutput.isSupported(setting: setting))
                 Log.info("synchronized output: \(terminal.synchronizedOutput ? "yes" : "no") (DECRPM \(setting))")
+            }
+            return true
+        case .paletteColor(let index, let red, let green, let blue):
+            if asksPalette, palette.record(index: index, red: red, green: green, blue: blue) {
+                let wasUsable = !palette.redefinableEntries.isEmpty
+                terminal.setPalette(palette)
+                if !wasUsable || palette.reported.count == TerminalPalette.candidates.count {
+                    Log.info("palette entries reported: \(palette.reported.count) of \(TerminalPalette.candidates.count)")
+                }
             }
             return true
         case .backgroundColor(let red, let green, let blue):

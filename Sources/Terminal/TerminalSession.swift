@@ -33,6 +33,9 @@ public final class TerminalSession: TerminalDevice {
     /// The terminal answered the DECRQM query for mode 2026: frames may be wrapped in
     /// synchronized output (and every exit path ends it, in case a frame was cut short).
     public private(set) var synchronizedOutput = false
+    /// The palette entries the terminal reported: given back on every way out, since the picture
+    /// may have redefined them.
+    public private(set) var palette = TerminalPalette()
     public var repeatsCharacters: Bool { Terminfo.hasStringCapability("rep") }
     public var editsLines: Bool { Terminfo.hasStringCapability("dch") && Terminfo.hasStringCapability("ich") }
     public let fullBlockFillsCell: Bool
@@ -127,13 +130,16 @@ public final class TerminalSession: TerminalDevice {
     /// Pops the keyboard flags, ends synchronized output (only where the terminal knows it),
     /// turns focus, paste and mouse reports off, resets colours and clears the screen: where the
     /// alternate screen is off (GNU screen's default) the last frame would stay behind otherwise,
-    /// and elsewhere this only clears the alternate screen that is about to go.
+    /// and elsewhere this only clears the alternate screen that is about to go. Then the palette
+    /// entries the picture may have redefined get their reported colours back (after the clear,
+    /// so no cell shows them changing).
     private var modesOff: [UInt8] {
         var bytes: [UInt8] = []
         if keyboardFlagsPushed { bytes += KeyboardProtocol.popFlags }
         if synchronizedOutput { bytes += Array("\u{1B}[?2026l".utf8) }
         if pixelMouse { bytes += PixelMouse.off }
         bytes += Array("\u{1B}[?1004l\u{1B}[?2004l\u{1B}[?1006l\u{1B}[?1002l\u{1B}[?1000l\u{1B}[0m\u{1B}[H\u{1B}[2J".utf8)
+        bytes += palette.restoreBytes
         return bytes
     }
 
@@ -149,6 +155,12 @@ public final class TerminalSession: TerminalDevice {
     /// Records that the kitty flags were pushed (or popped), so every exit path pops them.
     public func setKeyboardFlagsPushed(_ pushed: Bool) {
         keyboardFlagsPushed = pushed
+        updateRestoreSequence()
+    }
+
+    /// Records the palette entries the terminal reported, so every exit path restores them.
+    public func setPalette(_ palette: TerminalPalette) {
+        self.palette = palette
         updateRestoreSequence()
     }
 

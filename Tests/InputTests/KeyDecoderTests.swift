@@ -98,6 +98,11 @@ final class KeyDecoderTests: XCTestCase {
         XCTAssertEqual(decode("\u{1B}]11;rgb:ff/00/00\u{07}"), [.backgroundColor(red: 1, green: 0, blue: 0)])
         XCTAssertEqual(decode("\u{1B}]11;rgba:ffff/ffff/ffff/ffff\u{1B}\\"), [.backgroundColor(red: 1, green: 1, blue: 1)])
         XCTAssertEqual(decode("\u{1B}]11;?\u{1B}\\\u{1B}]10;rgb:ffff/ffff/ffff\u{1B}\\\u{1B}]11;rgb:zz/00/00\u{07}"), [])
+        // OSC 4 palette replies: the entry and its colour at 16 bits (xterm sends 4 digits, some 2);
+        // a malformed one or an index out of range is skipped.
+        XCTAssertEqual(decode("\u{1B}]4;40;rgb:0000/d7d7/0000\u{1B}\\\u{1B}]4;255;rgb:ee/ee/ee\u{07}"),
+                       [.paletteColor(index: 40, red: 0, green: 0xD7D7, blue: 0), .paletteColor(index: 255, red: 0xEEEE, green: 0xEEEE, blue: 0xEEEE)])
+        XCTAssertEqual(decode("\u{1B}]4;300;rgb:00/00/00\u{07}\u{1B}]4;x;rgb:00/00/00\u{07}\u{1B}]4;20;?\u{07}"), [])
         // ANSI-mode DECRPM, incomplete reports and other intermediates are skipped whole.
         XCTAssertEqual(decode("\u{1B}[4;2$yq\u{1B}[?2026$yq\u{1B}[?2026;1 yq"), Array(repeating: press(.character("q")), count: 3))
     }

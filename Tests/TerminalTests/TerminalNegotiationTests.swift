@@ -109,6 +109,42 @@ final class TerminalNegotiationTests: XCTestCase {
         XCTAssertFalse(console.start().containsSequence(Array("]11;".utf8)))
     }
 
+    func testPaletteQueriesAndRepliesGiveTheEntriesAndTheirRestoreBytes() throws {
+        let terminal = try HeadlessTerminal()
+        defer { terminal.restore() }
+        var negotiation = TerminalNegotiation(asksPalette: true)
+        let text = String(decoding: negotiation.start(), as: UTF8.self)
+        // One query per candidate, before DA1 (whose reply ends the detection).
+        XCTAssertEqual(text.components(separatedBy: "\u{1B}]4;").count - 1, TerminalPalette.candidates.count)
+        XCTAssertTrue(text.contains("\u{1B}]4;16;?\u{1B}\\") && text.contains("\u{1B}]4;87;?\u{1B}\\"))
+        XCTAssertFalse(text.contains("]4;25;") || text.contains("]4;88;"), "entries the menus use are never asked for")
+        XCTAssertLessThan(text.range(of: "]4;87;?")!.lowerBound, text.range(of: "[c")!.lowerBound)
+        // Fewer answers than the minimum: nothing to redefine yet.
+        var replies = ""
+        for index in TerminalPalette.candidates.prefix(TerminalPalette.minimumEntries - 1) { replies += "\u{1B}]4;\(index);rgb:0101/0202/0303\u{1B}\\" }
+        for event in decode(replies) { XCTAssertTrue(negotiation.handle(event, terminal: terminal)) }
+        XCTAssertEqual(terminal.palette.redefinableEntries, [])
+        XCTAssertEqual(terminal.palette.restoreBytes, [])
+        // Every candidate answered (one with two hex digits, as some terminals send), and one
+        // entry nobody asked about: the latter is ignored.
+        replies = "\u{1B}]4;200;rgb:ffff/ffff/ffff\u{1B}\\"
+        for index in TerminalPalette.candidates.dropFirst(TerminalPalette.minimumEntries - 1) {
+            replies += index == 40 ? "\u{1B}]4;40;rgb:00/d7/00\u{07}" : "\u{1B}]4;\(index);rgb:0101/0202/0303\u{1B}\\"
+        }
+        for event in decode(replies) { XCTAssertTrue(negotiation.handle(event, terminal: terminal)) }
+        XCTAssertEqual(terminal.palette.redefinableEntries.map(Int.init), TerminalPalette.candidates)
+        let restore = String(decoding: terminal.palette.restoreBytes, as: UTF8.self)
+        XCTAssertTrue(restore.hasPrefix("\u{1B}]4;16;rgb:0101/0202/0303\u{1B}\\"), restore.debugDescription)
+        XCTAssertTrue(restore.contains("\u{1B}]4;40;rgb:0000/d7d7/0000\u{1B}\\"), restore.debugDescription)
+        XCTAssertFalse(restore.contains("]4;200;"))
+
+        // Not asked: inside a multiplexer or on the console (the app passes false), or without OSC at all.
+        var plain = TerminalNegotiation()
+        XCTAssertFalse(String(decoding: plain.start(), as: UTF8.self).contains("]4;"))
+        var console = TerminalNegotiation(asksBackground: false, asksPalette: true)
+        XCTAssertFalse(String(decoding: console.start(), as: UTF8.self).contains("]4;"))
+    }
+
     func testBackgroundClassificationByLuminance() {
         XCTAssertEqual(TerminalBackground(red: 1, green: 1, blue: 1), .light)
         XCTAssertEqual(TerminalBackground(red: 0, green: 0, blue: 0), .dark)

@@ -90,6 +90,10 @@ public final class ScreenModel {
     public private(set) var bellCount = 0
     /// How many kitty graphics protocol commands (APC "G…" strings) arrived.
     public private(set) var graphicsCommands = 0
+    /// Palette entries redefined by `OSC 4 ; n ; rgb:…` (the rest show xterm's defaults), and
+    /// how many definitions came.
+    public private(set) var palette: [Int: (UInt8, UInt8, UInt8)] = [:]
+    public private(set) var paletteDefinitions = 0
     /// The size of a cell in pixels, for tracking which cells sixel images cover (nil: not tracked).
     public var cellPixelSize: (width: Int, height: Int)?
     /// Cells (row * columns + column) that show sixel pixels: a sixel with raster attributes
@@ -409,6 +413,12 @@ public final class ScreenModel {
             return
         }
         let head = String(decoding: stringHead, as: UTF8.self)
+        if stringKind == .osc, let (index, color) = Self.paletteDefinition(head) {
+            // A terminal looks entries up when it draws: a cell shows what its entry holds now.
+            palette[index] = color
+            paletteDefinitions += 1
+            return
+        }
         if stringKind == .dcs, let cell = cellPixelSize, let raster = head.split(separator: "q", maxSplits: 1).last,
            raster.hasPrefix("\"") {
             let numbers = raster.dropFirst().split(separator: ";").map { Int($0.prefix { $0.isNumber }) ?? 0 }
@@ -424,6 +434,19 @@ public final class ScreenModel {
             }
         }
         ignore(stringKind.rawValue + " " + head + (stringLength > stringHead.count ? "…" : ""))
+    }
+
+    /// `4;n;rgb:R/G/B` (2 or 4 hex digits per component) as the entry and its colour.
+    private static func paletteDefinition(_ body: String) -> (Int, (UInt8, UInt8, UInt8))? {
+        let parts = body.split(separator: ";", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == "4", let index = Int(parts[1]), (0...255).contains(index), parts[2].hasPrefix("rgb:") else {
+            return nil
+        }
+        let channels = parts[2].dropFirst(4).split(separator: "/").compactMap { part -> UInt8? in
+            guard part.count == 2 || part.count == 4, let value = Int(part, radix: 16) else { return nil }
+            return UInt8(part.count == 2 ? value : value >> 8)
+        }
+        return channels.count == 3 ? (index, (channels[0], channels[1], channels[2])) : nil
     }
 
     private func ignore(_ description: String) {
@@ -1020,8 +1043,8 @@ public final class ScreenModel {
         return cell.isReverse ? (background, foreground) : (foreground, background)
     }
 
-    /// The RGB value of a colour in xterm's default 256-colour palette. `isForeground` picks
-    /// which default `.default` means.
+    /// The RGB value of a colour, palette entries as redefined by `OSC 4` or else xterm's
+    /// defaults. `isForeground` picks which default `.default` means.
     public func resolvedRGB(_ color: Color, isForeground: Bool) -> (UInt8, UInt8, UInt8) {
         switch color {
         case .default:
@@ -1029,7 +1052,7 @@ public final class ScreenModel {
         case .rgb(let red, let green, let blue):
             return (red, green, blue)
         case .palette(let index):
-            return Self.paletteRGB(index)
+            return palette[index] ?? Self.paletteRGB(index)
         }
     }
 

@@ -71,7 +71,9 @@ final class PhosphorApp {
         let graphics = quirks.mayAskBackground
             ? GraphicsDetection(multiplexer: quirks.isTmux ? "tmux" : quirks.isGNUScreen ? "GNU screen" : nil, probeFile: probePath)
             : nil
-        negotiation = TerminalNegotiation(asksBackground: quirks.mayAskBackground, graphics: graphics)
+        // Not inside a multiplexer: tmux keeps a palette per pane, GNU screen has none to redefine.
+        negotiation = TerminalNegotiation(asksBackground: quirks.mayAskBackground, graphics: graphics,
+                                          asksPalette: !quirks.isTmux && !quirks.isGNUScreen)
         terminal.write(negotiation.start())
         waitForNegotiation(deadline: terminal.now + .milliseconds(400))
         if let probe, let probePath { probe.remove(probePath) }

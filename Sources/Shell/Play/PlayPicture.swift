@@ -23,15 +23,21 @@ final class PlayPicture {
     var pacer: LinkPacer
     /// The colour mode asked for; the encoder may use fewer colours while the link is too slow.
     private var requestedColorMode: ColorMode
+    /// Palette entries the picture may redefine (nil: the terminal reported none).
+    private let paletteSlots: PaletteSlots?
 
     /// - Parameter synchronizedOutput: wrap frames in mode 2026 (only where the terminal said it knows it).
     /// - Parameter repeatsCharacters: the terminal has REP (`CSI n b`; terminfo `rep`).
     /// - Parameter pacing: hold frames back on a slow link (off only to compare, in `make bench`).
     /// - Parameter editsLines: the terminal has DCH and ICH (terminfo `dch`, `ich`): scrolled rows are shifted.
     /// - Parameter fullBlockFillsCell: the terminal's `█` covers the cell (not xterm's: `TerminalQuirks`).
+    /// - Parameter palette: the entries the terminal reported, which the picture may redefine.
     init(colorMode: ColorMode, integerScale: Bool, synchronizedOutput: Bool, repeatsCharacters: Bool = false,
-         editsLines: Bool = false, fullBlockFillsCell: Bool = true, pacing: Bool = true) {
+         editsLines: Bool = false, fullBlockFillsCell: Bool = true, pacing: Bool = true, palette: TerminalPalette = TerminalPalette()) {
         renderer = FrameRenderer(colorMode: colorMode, synchronizedOutput: synchronizedOutput)
+        let entries = palette.redefinableEntries
+        paletteSlots = entries.isEmpty ? nil : PaletteSlots(indices: entries, restoreBytes: palette.restoreBytes)
+        renderer.encoder.paletteSlots = paletteSlots
         renderer.encoder.repeatsCharacters = repeatsCharacters
         renderer.encoder.shiftsRows = editsLines
         renderer.encoder.fullBlockFillsCell = fullBlockFillsCell
@@ -87,6 +93,28 @@ final class PlayPicture {
     func recycle(_ bytes: consuming [UInt8]) {
         spareBytes = bytes
         spareBytes.removeAll(keepingCapacity: true)
+    }
+
+    /// Stops redefining palette entries, before a menu draws with the palette (its save-state
+    /// previews use any entry) or the game ends: the bytes that redraw the last picture in plain
+    /// colour and then give the entries back. Empty when none was in use.
+    func releasePalette() -> [UInt8] {
+        guard renderer.encoder.paletteSlots != nil else { return [] }
+        renderer.encoder.paletteSlots = nil
+        var bytes: [UInt8] = []
+        renderer.encodeChanges(into: &bytes)
+        return bytes
+    }
+
+    /// The picture may redefine the entries again (the menu closed).
+    func resumePalette() {
+        renderer.encoder.paletteSlots = paletteSlots
+    }
+
+    /// The session gave the entries back itself (its suspend sequence): they are free again.
+    func paletteWasRestored() {
+        renderer.encoder.paletteWasRestored()
+        renderer.invalidate()
     }
 
     /// Next encode repaints every cell (after an overlay closed, a resize, Ctrl-L).

@@ -47,7 +47,7 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
         picture = PlayPicture(colorMode: session.colorMode, integerScale: session.integerScale,
                               synchronizedOutput: terminal.synchronizedOutput, repeatsCharacters: terminal.repeatsCharacters,
                               editsLines: terminal.editsLines, fullBlockFillsCell: terminal.fullBlockFillsCell,
-                              pacing: session.linkPacing)
+                              pacing: session.linkPacing, palette: terminal.palette)
         let skinResult = services.skins.skin(for: session.system)
         skin = skinResult.skin
         let notices = (services.takeConfigNotice().map { [$0] } ?? []) + skinResult.errors.map(\.description)
@@ -148,7 +148,13 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
     func coverChanged(covered: Bool) {
         session.setPaused(covered, for: .menu)
         status.markStale()
-        if covered { hidePixels() } else { showPixels() }
+        if covered {
+            hidePixels()
+            terminal.write(picture.releasePalette())
+        } else {
+            picture.resumePalette()
+            showPixels()
+        }
     }
 
     func becameTop() { repaintFully() }
@@ -314,6 +320,7 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
         guard !closed else { return }
         closed = true
         hidePixels()
+        terminal.write(picture.releasePalette())
         picture.pixels?.removeLeftoverFiles()
         session.close(now: clock())
         logThreadCPU()
@@ -337,6 +344,7 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
 
     func didResume() {
         session.setPaused(false, for: .suspended)
+        picture.paletteWasRestored()
         showPixels()
     }
 }
