@@ -11,7 +11,7 @@ that queries the terminal (DA1, kitty keyboard) sees silence and has to fall bac
 timeout; except that with --answer-cpr a cursor-position request (`CSI 6 n`) gets the reply
 every terminal gives (`CSI rows;1 R`), as Phosphor's link pacer and gambaterm expect, and with
 --answer-palette a palette query (`OSC 4 ; n ; ? ST`) gets xterm's default colour for entry n, as
-xterm, kitty, foot and VTE answer (Phosphor then sends colours as redefined entries).
+xterm 379, kitty 0.26.5 and mlterm 3.9.0 answer (Phosphor then sends colours as redefined entries).
 
 SCRIPT is a text file of key events, one per line: `SECONDS BYTES`, where SECONDS is the
 time after start at which BYTES are written to the terminal (as if typed) and BYTES uses
