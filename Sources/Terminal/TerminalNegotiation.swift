@@ -82,9 +82,9 @@ public struct TerminalNegotiation {
             return true
         case .paletteColor(let index, let red, let green, let blue):
             if asksPalette, palette.record(index: index, red: red, green: green, blue: blue) {
-                let wasUsable = !palette.redefinableEntries.isEmpty
                 terminal.setPalette(palette)
-                if !wasUsable || palette.reported.count == TerminalPalette.candidates.count {
+                // Once when enough answered to be used, once when all did.
+                if palette.reported.count == TerminalPalette.minimumEntries || palette.reported.count == TerminalPalette.candidates.count {
                     Log.info("palette entries reported: \(palette.reported.count) of \(TerminalPalette.candidates.count)")
                 }
             }
