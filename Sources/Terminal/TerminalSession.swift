@@ -185,12 +185,40 @@ public final class TerminalSession: TerminalDevice {
         guard isOpen else { return }
         isOpen = false
         write(modesOff)
+        awaitPendingReplies()
         ccurses_stop()
         write(Array("\u{1B}[?25h".utf8))
         _ = csystem_restore_terminal()
         _ = csystem_flush_input(input)
         csystem_remove_signal_handlers()
         putBackStandardStreams()
+    }
+
+    /// Waits, at most 300 ms, until the terminal has answered everything asked before (it answers
+    /// `CSI 5 n` after every earlier question), and drops the answers. Only after palette entries
+    /// were given back: tmux redraws its pane once per entry, and the link pacer's last
+    /// cursor-position answer then arrived after the terminal was given back, typed into the
+    /// user's shell (measured: `;1R` at the prompt after Ctrl-Z).
+    private func awaitPendingReplies() {
+        guard !palette.restoreBytes.isEmpty else { return }
+        write(Array("\u{1B}[5n".utf8))
+        let answer = Array("\u{1B}[0n".utf8)
+        let deadline = ContinuousClock.now + .milliseconds(300)
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while ContinuousClock.now < deadline {
+            var ready: UInt32 = 0
+            var fds: [Int32] = [input]
+            let left = (deadline - .now).nanoseconds
+            guard csystem_poll_readable(&fds, 1, max(0, left), &ready) > 0, ready & 1 != 0 else { return }
+            let count = read(input, &buffer, buffer.count)
+            guard count > 0 else { return }
+            received += buffer.prefix(count)
+            if received.count >= answer.count,
+               (0...(received.count - answer.count)).contains(where: { received[$0..<($0 + answer.count)].elementsEqual(answer) }) {
+                return
+            }
+        }
     }
 
     private func putBackStandardStreams() {
@@ -206,6 +234,7 @@ public final class TerminalSession: TerminalDevice {
     public func suspend() {
         let flags = keyboardFlagsPushed
         write(modesOff)
+        awaitPendingReplies()
         ccurses_stop()
         write(Array("\u{1B}[?25h".utf8))
         _ = csystem_restore_terminal()
