@@ -42,24 +42,21 @@ struct PaletteSlotTable {
     /// The palette index holding `color`, or -1.
     @inline(__always)
     func index(of color: UInt32) -> Int {
+        let position = position(of: color)
+        return position < 0 ? -1 : Int(slots.indices[position])
+    }
+
+    /// The position (in `slots.indices`) holding `color`, or -1.
+    @inline(__always)
+    func position(of color: UInt32) -> Int {
         var probe = PaletteSlotTable.hash(color)
         return keys.withUnsafeBufferPointer { keys in
             while keys[probe] != PaletteSlotTable.none {
-                if keys[probe] == color { return Int(slots.indices[Int(positions[probe]) &- 1]) }
+                if keys[probe] == color { return Int(positions[probe]) &- 1 }
                 probe = (probe &+ 1) & (PaletteSlotTable.capacity &- 1)
             }
             return -1
         }
-    }
-
-    /// The position holding `color`, or -1.
-    func position(of color: UInt32) -> Int {
-        var probe = PaletteSlotTable.hash(color)
-        while keys[probe] != PaletteSlotTable.none {
-            if keys[probe] == color { return Int(positions[probe]) - 1 }
-            probe = (probe + 1) & (PaletteSlotTable.capacity - 1)
-        }
-        return -1
     }
 
     /// Gives `color` a free entry and returns its palette index (the caller defines it on the

@@ -214,10 +214,7 @@ public final class TerminalSession: TerminalDevice {
             let count = read(input, &buffer, buffer.count)
             guard count > 0 else { return }
             received += buffer.prefix(count)
-            if received.count >= answer.count,
-               (0...(received.count - answer.count)).contains(where: { received[$0..<($0 + answer.count)].elementsEqual(answer) }) {
-                return
-            }
+            if HeadlessTerminal.occurrences(of: answer, in: received) > 0 { return }
         }
     }
 
