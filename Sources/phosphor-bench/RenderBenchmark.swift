@@ -23,9 +23,18 @@ struct RenderBenchmark {
 
     var colorMode: ColorMode
     var passes: Int
+    /// Configure the encoder as the play screen does on xterm-256color with its palette answered
+    /// (REP, DCH/ICH row shifts, the 71 redefinable palette entries), not with its defaults.
+    var likePlay = false
 
     func run(scene: String, frames: [RawFrameFile], columns: Int, rows: Int) throws -> Result {
         let renderer = FrameRenderer(colorMode: colorMode, synchronizedOutput: false)
+        if likePlay {
+            renderer.encoder.repeatsCharacters = true
+            renderer.encoder.shiftsRows = true
+            let entries = (16...24).map(UInt8.init) + (26...87).map(UInt8.init)
+            renderer.encoder.paletteSlots = PaletteSlots(indices: entries, restoreBytes: [])
+        }
         var output: [UInt8] = []
         output.reserveCapacity(1 << 20)
         var firstBytes = 0, steadyBytes = 0

@@ -56,6 +56,7 @@ func runRender(_ arguments: [String]) throws {
     var passes = 5
     var sizes = [(128, 60), (256, 120)]
     var chafaPath: String?
+    var likePlay = false
     var directories: [String] = []
     var iterator = arguments.makeIterator()
     while let argument = iterator.next() {
@@ -75,15 +76,18 @@ func runRender(_ arguments: [String]) throws {
             }
         case "--chafa":
             chafaPath = iterator.next()
+        case "--like-play":
+            likePlay = true
         default:
             directories.append(argument)
         }
     }
     guard !directories.isEmpty else { throw UsageError(description: "render needs at least one frame directory") }
     let chafa = try chafaPath.map(loadChafaResults) ?? [:]
-    let benchmark = RenderBenchmark(colorMode: colorMode, passes: passes)
+    let benchmark = RenderBenchmark(colorMode: colorMode, passes: passes, likePlay: likePlay)
 
-    print("Render benchmark: \(colorMode.rawValue) colour, \(passes) passes; time = convert + downsample + diff + encode per frame.")
+    let settings = likePlay ? ", encoder as in play on xterm (REP, row shifts, 71 palette entries)" : ""
+    print("Render benchmark: \(colorMode.rawValue) colour\(settings), \(passes) passes; time = convert + downsample + diff + encode per frame.")
     print("")
     print("| scene | canvas | Phosphor µs/frame | chafa µs/frame | speed-up | Phosphor bytes, 1st frame | Phosphor bytes/frame after | Phosphor full-redraw bytes | chafa bytes/frame |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
@@ -157,7 +161,7 @@ do {
     case "encoder-steps"?:
         try EncoderSteps.run(Array(arguments.dropFirst()))
     default:
-        throw UsageError(description: "usage: phosphor-bench make-scroll DIR [N] | make-static DIR [N] | render [--color M] [--passes N] [--sizes WxH,…] [--chafa TSV] DIR…")
+        throw UsageError(description: "usage: phosphor-bench make-scroll DIR [N] | make-static DIR [N] | render [--color M] [--like-play] [--passes N] [--sizes WxH,…] [--chafa TSV] DIR…")
     }
 } catch {
     FileHandle.standardError.write(Data("phosphor-bench: \(error)\n".utf8))
