@@ -46,6 +46,10 @@ public final class TerminalSession: TerminalDevice {
     private var modes: [UInt8] = []
     /// When `wait` last measured the log file (what cores printf into it grows it unseen).
     private var lastLogCheck = ContinuousClock.now
+    /// `wait` saw input that nobody has read yet, so `readAvailable` may read without polling
+    /// again. Cleared by every other reader of the input (suspend, restore): a stale true would
+    /// make `readAvailable` block until the next key.
+    private var inputIsReady = false
     /// The reporting modes switched on (no mouse under GNU screen: `TerminalQuirks.wantsMouse`).
     private let modesOn: [UInt8]
     /// The type ncurses is opened for (nil: TERM; see `TerminalQuirks.cursesTerminalType`).
@@ -184,6 +188,7 @@ public final class TerminalSession: TerminalDevice {
     public func restore() {
         guard isOpen else { return }
         isOpen = false
+        inputIsReady = false
         write(modesOff)
         awaitPendingReplies()
         ccurses_stop()
@@ -200,6 +205,7 @@ public final class TerminalSession: TerminalDevice {
     /// cursor-position answer then arrived after the terminal was given back, typed into the
     /// user's shell (measured: `;1R` at the prompt after Ctrl-Z).
     private func awaitPendingReplies() {
+        inputIsReady = false
         guard !palette.restoreBytes.isEmpty else { return }
         write(Array("\u{1B}[5n".utf8))
         let answer = Array("\u{1B}[0n".utf8)
@@ -229,6 +235,7 @@ public final class TerminalSession: TerminalDevice {
 
     /// Ctrl-Z: give the terminal back, stop, and take it again when continued.
     public func suspend() {
+        inputIsReady = false
         let flags = keyboardFlagsPushed
         write(modesOff)
         awaitPendingReplies()
@@ -287,6 +294,7 @@ public final class TerminalSession: TerminalDevice {
         }
         var wake = TerminalWake()
         wake.input = ready & 1 != 0
+        inputIsReady = wake.input
         if ready & 2 != 0 {
             var buffer = [UInt8](repeating: 0, count: 64)
             let count = read(signalPipe.read, &buffer, buffer.count)
@@ -298,9 +306,15 @@ public final class TerminalSession: TerminalDevice {
     /// What the terminal sent since the last call (non-blocking).
     public func readAvailable() -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: 4096)
-        var ready: UInt32 = 0
-        var fds: [Int32] = [input]
-        guard csystem_poll_readable(&fds, 1, 0, &ready) > 0, ready & 1 != 0 else { return [] }
+        if inputIsReady {
+            // `wait` just saw input and nothing has read it since: no second poll (the play loop
+            // reads after every wait that saw input, about 1.5 times a frame).
+            inputIsReady = false
+        } else {
+            var ready: UInt32 = 0
+            var fds: [Int32] = [input]
+            guard csystem_poll_readable(&fds, 1, 0, &ready) > 0, ready & 1 != 0 else { return [] }
+        }
         let count = read(input, &buffer, buffer.count)
         if count > 0 { return Array(buffer.prefix(count)) }
         // Raw mode waits for at least one byte (VMIN 1), so nothing from a ready terminal is its end.
