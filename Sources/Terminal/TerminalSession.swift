@@ -47,8 +47,8 @@ public final class TerminalSession: TerminalDevice {
     /// When `wait` last measured the log file (what cores printf into it grows it unseen).
     private var lastLogCheck = ContinuousClock.now
     /// `wait` saw input that nobody has read yet, so `readAvailable` may read without polling
-    /// again. Cleared by every other reader of the input (suspend, restore): a stale true would
-    /// make `readAvailable` block until the next key.
+    /// again. The only other reader, `awaitPendingReplies` (suspend and restore go through it),
+    /// clears it: a stale true would make `readAvailable` block until the next key.
     private var inputIsReady = false
     /// The reporting modes switched on (no mouse under GNU screen: `TerminalQuirks.wantsMouse`).
     private let modesOn: [UInt8]
@@ -188,7 +188,6 @@ public final class TerminalSession: TerminalDevice {
     public func restore() {
         guard isOpen else { return }
         isOpen = false
-        inputIsReady = false
         write(modesOff)
         awaitPendingReplies()
         ccurses_stop()
@@ -235,7 +234,6 @@ public final class TerminalSession: TerminalDevice {
 
     /// Ctrl-Z: give the terminal back, stop, and take it again when continued.
     public func suspend() {
-        inputIsReady = false
         let flags = keyboardFlagsPushed
         write(modesOff)
         awaitPendingReplies()
