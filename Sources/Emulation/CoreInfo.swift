@@ -116,19 +116,48 @@ public struct CoreInfo: Sendable, Equatable {
 /// Reads libretro `.info` files and the others in RetroArch's `key = "value"` syntax (`#` comment
 /// lines): `retroarch.cfg`, `.cht` cheat files and `.opt` core option files.
 public enum CoreInfoFile {
+    /// Works on the UTF-8 bytes and trims only spaces and tabs: Foundation's
+    /// `trimmingCharacters` went through NSString per line, and reading the catalog's `.info`
+    /// files with it cost 3.5 ms of every start (perf).
     public static func parse(_ text: String) -> [String: String] {
         var result: [String: String] = [:]
-        for rawLine in text.split(whereSeparator: \.isNewline) {
-            let line = rawLine.trimmingCharacters(in: .whitespaces)
-            guard !line.hasPrefix("#"), let equals = line.firstIndex(of: "=") else { continue }
-            let key = line[..<equals].trimmingCharacters(in: .whitespaces)
-            var value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
-            if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 {
-                value = String(value.dropFirst().dropLast())
+        var text = text
+        text.withUTF8 { bytes in
+            var lineStart = 0
+            while lineStart < bytes.count {
+                var lineEnd = lineStart
+                while lineEnd < bytes.count, bytes[lineEnd] != 0x0A, bytes[lineEnd] != 0x0D { lineEnd += 1 }
+                if let (key, value) = keyAndValue(bytes, lineStart, lineEnd) { result[key] = value }
+                lineStart = lineEnd + 1
             }
-            result[key] = value
         }
         return result
+    }
+
+    /// `key = value` or `key = "value"` from one line (nil for a comment or a line without `=`).
+    private static func keyAndValue(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> (String, String)? {
+        let (first, last) = trimmed(bytes, start, end)
+        guard first < last, bytes[first] != UInt8(ascii: "#"),
+              let equals = (first..<last).first(where: { bytes[$0] == UInt8(ascii: "=") }) else { return nil }
+        let (keyStart, keyEnd) = trimmed(bytes, first, equals)
+        var (valueStart, valueEnd) = trimmed(bytes, equals + 1, last)
+        if valueEnd - valueStart >= 2, bytes[valueStart] == UInt8(ascii: "\""), bytes[valueEnd - 1] == UInt8(ascii: "\"") {
+            valueStart += 1
+            valueEnd -= 1
+        }
+        return (text(bytes, keyStart, keyEnd), text(bytes, valueStart, valueEnd))
+    }
+
+    private static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> (Int, Int) {
+        var first = start
+        var last = end
+        while first < last, bytes[first] == 0x20 || bytes[first] == 0x09 { first += 1 }
+        while last > first, bytes[last - 1] == 0x20 || bytes[last - 1] == 0x09 { last -= 1 }
+        return (first, last)
+    }
+
+    private static func text(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
     }
 
     public static func load(_ url: URL) -> [String: String]? {

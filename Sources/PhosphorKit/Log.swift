@@ -177,7 +177,7 @@ public final class Log: Sendable {
             if state.echoToStandardError, level == .error || level == .warning {
                 // stderr is a terminal: names in messages must not carry raw escape sequences.
                 let shown = DisplayText.sanitized(message.trimmingCharacters(in: .newlines))
-                FileHandle.standardError.write(Data("\(Date().ISO8601Format()) [\(level.rawValue)] \(shown)\n".utf8))
+                FileHandle.standardError.write(Data("\(UTCTimestamp.now) [\(level.rawValue)] \(shown)\n".utf8))
             }
         }
     }
@@ -195,7 +195,7 @@ public final class Log: Sendable {
     // MARK: - Inside the lock
 
     private static func line(_ level: Level, _ message: String) -> String {
-        "\(Date().ISO8601Format()) [\(level.rawValue)] \(message)\n"
+        "\(UTCTimestamp.now) [\(level.rawValue)] \(message)\n"
     }
 
     private static func reportRepeats(_ state: inout State, now: ContinuousClock.Instant) {

@@ -44,16 +44,30 @@ public struct TerminalPalette: Equatable, Sendable {
 
     /// `OSC 4` sequences that give every redefinable entry the colour it was reported with.
     public var restoreBytes: [UInt8] {
+        // Bytes appended directly: string interpolation and `String(_:radix:)` for 71 entries
+        // took 1.9 ms of every start (perf).
         var bytes: [UInt8] = []
+        bytes.reserveCapacity(redefinableEntries.count * 30)
         for index in redefinableEntries {
             let color = reported[Int(index)]!
-            bytes += Array("\u{1B}]4;\(index);rgb:\(hex(color.red))/\(hex(color.green))/\(hex(color.blue))\u{1B}\\".utf8)
+            bytes += [0x1B, UInt8(ascii: "]"), UInt8(ascii: "4"), UInt8(ascii: ";")]
+            if index >= 10 { bytes.append(UInt8(ascii: "0") + index / 10) }
+            bytes += [UInt8(ascii: "0") + index % 10, UInt8(ascii: ";"), UInt8(ascii: "r"), UInt8(ascii: "g"), UInt8(ascii: "b"), UInt8(ascii: ":")]
+            appendHex(color.red, to: &bytes)
+            bytes.append(UInt8(ascii: "/"))
+            appendHex(color.green, to: &bytes)
+            bytes.append(UInt8(ascii: "/"))
+            appendHex(color.blue, to: &bytes)
+            bytes += [0x1B, UInt8(ascii: "\\")]
         }
         return bytes
     }
 
-    private func hex(_ value: UInt16) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 4 - digits.count) + digits
+    /// Four lower-case hex digits.
+    private func appendHex(_ value: UInt16, to bytes: inout [UInt8]) {
+        let digits: StaticString = "0123456789abcdef"
+        for shift in stride(from: 12, through: 0, by: -4) {
+            bytes.append(digits.utf8Start[Int(value >> UInt16(shift) & 0xF)])
+        }
     }
 }

@@ -21,6 +21,15 @@ final class CoreDiscoveryTests: XCTestCase {
         XCTAssertFalse(core.needsFullPath)
     }
 
+    /// RetroArch's own files come with CRLF line ends, tabs and odd spacing (cheat and option
+    /// files too): only spaces and tabs around keys and values are trimmed, one pair of quotes goes.
+    func testInfoFileSpacingQuotesAndLineEnds() {
+        let info = CoreInfoFile.parse("\tkey = \"a value\" \r\nempty = \"\"\r\n  # note = \"x\"\r\nbare=  word\t\n" +
+                                      "quote = \"\n inner = \"say \"hi\"\"\nname = \"Pokémon – Gelb\"\nno equals\n=orphan\n")
+        XCTAssertEqual(info, ["key": "a value", "empty": "", "bare": "word", "quote": "\"", "inner": "say \"hi\"",
+                              "name": "Pokémon – Gelb", "": "orphan"])
+    }
+
     func testSystemIDFallbackAndHardwareRenderFlag() {
         let core = CoreInfo(path: URL(fileURLWithPath: "/x/foo_libretro.so"),
                             info: ["systemid": "pc_engine", "required_hw_api": "OpenGL >= 3.3"])
