@@ -28,8 +28,12 @@ extension KeyDecoder {
             return .consumed(nil, length: position - index)
         }
         let length = position + 1 - index
-        let parameters = Array(bytes[(index + 2)..<parameterEnd])
         let hasIntermediates = parameterEnd != position
+        if final == UInt8(ascii: "R"), !hasIntermediates,
+           let report = cursorPositionReport(bytes, from: index + 2, to: parameterEnd) {
+            return .consumed(report, length: length)
+        }
+        let parameters = Array(bytes[(index + 2)..<parameterEnd])
         // X10 mouse report `CSI M b x y`: three raw bytes follow; skip them.
         if final == UInt8(ascii: "M"), parameters.isEmpty, !hasIntermediates {
             if index + length + 3 <= bytes.count { return .consumed(nil, length: length + 3) }
@@ -41,6 +45,29 @@ extension KeyDecoder {
         }
         if parameters == Array("200".utf8), final == UInt8(ascii: "~") { return .pasteStart(length: length) }
         return .consumed(interpret(parameters: parameters, final: Unicode.Scalar(final)), length: length)
+    }
+
+    /// `CSI row ; column R` with plain numbers and a row above 1, read in place: the link pacer
+    /// asks for one after every frame, and the general path (`fields`) allocates arrays for each.
+    /// Anything else (`CSI 1;m R` is F3 with modifiers) is left to `interpret`; nil then.
+    static func cursorPositionReport(_ bytes: [UInt8], from start: Int, to end: Int) -> InputEvent? {
+        var numbers = (0, 0)
+        var field = 0
+        var digits = 0
+        for position in start..<end {
+            let byte = bytes[position]
+            if byte == UInt8(ascii: ";") {
+                guard field == 0, digits > 0 else { return nil }
+                field = 1
+                digits = 0
+                continue
+            }
+            guard (0x30...0x39).contains(byte), digits < 9 else { return nil }
+            digits += 1
+            if field == 0 { numbers.0 = numbers.0 * 10 + Int(byte - 0x30) } else { numbers.1 = numbers.1 * 10 + Int(byte - 0x30) }
+        }
+        guard field == 1, digits > 0, numbers.0 > 1 else { return nil }
+        return .cursorPosition(row: numbers.0, column: numbers.1)
     }
 
     /// `CSI ? mode ; setting $ y` (DECRPM); any other sequence with intermediates is skipped.

@@ -39,6 +39,13 @@ public struct KeyDecoder: Sendable {
     /// Decodes the bytes of one read. An unfinished tail is kept for the next call; anything left
     /// over from an earlier call whose deadline has passed is resolved first.
     public mutating func decode(_ bytes: some Sequence<UInt8>, now: ContinuousClock.Instant) -> [InputEvent] {
+        decode(Array(bytes), now: now)
+    }
+
+    /// `decode` for the bytes of a read as they come: concrete, since a generic sequence from
+    /// another module is appended through the runtime's witness tables, byte by byte (perf: more
+    /// than the parsing itself, for the cursor-position answer that follows every frame).
+    public mutating func decode(_ bytes: [UInt8], now: ContinuousClock.Instant) -> [InputEvent] {
         var events = flush(now: now)
         let countBefore = pending.count
         pending.append(contentsOf: bytes)

@@ -89,7 +89,11 @@ public struct LinkPacer: Sendable {
     public var isEnabled: Bool
     public private(set) var stats = Stats()
     /// Frames written and not yet answered, oldest first.
-    public private(set) var inFlight: [FrameInFlight] = []
+    private var inFlight = TimeOrderedQueue<FrameInFlight>()
+    /// How many frames are written and not yet answered.
+    public var framesInFlight: Int { inFlight.count }
+    /// Bytes written and not answered.
+    public private(set) var bytesInFlight = 0
     /// True after `replyTimeout` passed three times in a row: the terminal does not answer, so
     /// frames are no longer held back (as before the pacer).
     public private(set) var terminalIgnoresProbes = false
@@ -110,12 +114,12 @@ public struct LinkPacer: Sendable {
     private var lastFrameBytes = 0
     /// The last second drawn at each colour reduction: frames shown and the link's rate then.
     private var lastSecondAt: [ColorReduction: (framesPerSecond: Int, rate: Double?)] = [:]
-    private var answered: [AnsweredFrame] = []
+    private var answered = TimeOrderedQueue<AnsweredFrame>()
     /// The first answer's time: `AnsweredFrame.nanoseconds` counts from it.
     private var timeOrigin: ContinuousClock.Instant?
     /// Recent delivery-rate samples (bytes per second) and round trips, with when they were taken.
-    private var rateSamples: [RateSample] = []
-    private var roundTripSamples: [RoundTripSample] = []
+    private var rateSamples = TimeOrderedQueue<RateSample>()
+    private var roundTripSamples = TimeOrderedQueue<RoundTripSample>()
 
     /// A measurement and when it was taken. Two concrete types, not one generic one or a tuple:
     /// those went through the runtime's generic value witnesses at every answer (perf).
@@ -149,8 +153,6 @@ public struct LinkPacer: Sendable {
     public private(set) var deliveryRate: Double?
     /// The quickest answer lately: the round trip plus one frame's sending time.
     public private(set) var roundTrip: Duration?
-    /// Bytes written and not answered.
-    public var bytesInFlight: Int { inFlight.reduce(0) { $0 + $1.bytes } }
     /// Bytes that may be out at once: rate × (round trip + `queueAllowance`); nil before measuring.
     public var byteBudget: Int? {
         guard let rate = deliveryRate, let roundTrip else { return nil }
@@ -161,7 +163,7 @@ public struct LinkPacer: Sendable {
     public mutating func mayWriteFrame(now: ContinuousClock.Instant) -> Bool {
         guard isEnabled, !terminalIgnoresProbes else { return true }
         while let oldest = inFlight.first, now - oldest.sentAt > LinkPacer.replyTimeout {
-            inFlight.removeFirst()
+            bytesInFlight -= inFlight.removeFirst().bytes
             timeoutsInARow += 1
             if timeoutsInARow >= 3 { terminalIgnoresProbes = true }
         }
@@ -181,7 +183,10 @@ public struct LinkPacer: Sendable {
         windowBytes += bytes
         windowFrames += 1
         lastFrameBytes = bytes
-        if wantsProbe { inFlight.append(FrameInFlight(bytes: bytes, sentAt: now)) }
+        if wantsProbe {
+            inFlight.append(FrameInFlight(bytes: bytes, sentAt: now))
+            bytesInFlight += bytes
+        }
     }
 
     /// A frame was due but the link was busy.
@@ -196,30 +201,27 @@ public struct LinkPacer: Sendable {
         guard !inFlight.isEmpty else { return }
         timeoutsInARow = 0
         let frame = inFlight.removeFirst()
+        bytesInFlight -= frame.bytes
         windowAnsweredBytes += frame.bytes
         let origin = timeOrigin ?? now
         timeOrigin = origin
         answered.append(AnsweredFrame(bytes: frame.bytes, answeredAt: now, nanoseconds: (now - origin).nanoseconds))
-        answered.removeFirst(LinkPacer.expiredCount(answered, window: LinkPacer.rateWindow, now: now, at: { $0.answeredAt }))
+        // Samples were appended in time order, so the expired ones are the oldest.
+        answered.removeFirst { now - $0.answeredAt > LinkPacer.rateWindow }
         if let rate = rateBound(sentAt: frame.sentAt, now: now) { rateSamples.append(RateSample(value: rate, at: now)) }
         roundTripSamples.append(RoundTripSample(value: now - frame.sentAt, at: now))
-        rateSamples.removeFirst(LinkPacer.expiredCount(rateSamples, window: LinkPacer.rateWindow, now: now, at: { $0.at }))
-        roundTripSamples.removeFirst(LinkPacer.expiredCount(roundTripSamples, window: LinkPacer.roundTripWindow, now: now, at: { $0.at }))
-        // Closures, not key paths: a key path is applied by the runtime, generically, per sample.
-        deliveryRate = rateSamples.lazy.map { $0.value }.max()
-        roundTrip = roundTripSamples.lazy.map { $0.value }.min()
+        rateSamples.removeFirst { now - $0.at > LinkPacer.rateWindow }
+        roundTripSamples.removeFirst { now - $0.at > LinkPacer.roundTripWindow }
+        var highestRate: Double?  // every sample is above 0
+        for offset in 0..<rateSamples.count { highestRate = max(highestRate ?? 0, rateSamples[offset].value) }
+        deliveryRate = highestRate
+        var quickest: Duration?
+        for offset in 0..<roundTripSamples.count {
+            let sample = roundTripSamples[offset].value
+            quickest = min(quickest ?? sample, sample)
+        }
+        roundTrip = quickest
         roll(now)
-    }
-
-    /// How many of the oldest samples are older than `window`: they were appended in time order,
-    /// so the expired ones are a prefix (found without a pass over the rest; once a frame at 60 Hz
-    /// the whole-array filters cost more than the pacer's arithmetic).
-    @inline(__always)
-    private static func expiredCount<Sample>(_ samples: [Sample], window: Duration, now: ContinuousClock.Instant,
-                                             at time: (Sample) -> ContinuousClock.Instant) -> Int {
-        var count = 0
-        while count < samples.count, now - time(samples[count]) > window { count += 1 }
-        return count
     }
 
     /// The highest rate the newest answer proves the link has: its frame's bytes over its whole
@@ -254,7 +256,10 @@ public struct LinkPacer: Sendable {
     }
 
     /// Forgets the frames in flight (the screen was covered by a menu, whose answers went elsewhere).
-    public mutating func forgetFramesInFlight() { inFlight.removeAll() }
+    public mutating func forgetFramesInFlight() {
+        inFlight.removeAll()
+        bytesInFlight = 0
+    }
 
     /// Publishes the last second's counts once it is over.
     private mutating func roll(_ now: ContinuousClock.Instant) {

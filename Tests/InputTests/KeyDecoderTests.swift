@@ -182,6 +182,22 @@ final class KeyDecoderTests: XCTestCase {
         XCTAssertEqual(decode("\u{1B}[1;2R"), [press(.function(3), .shift)])
     }
 
+    func testCursorPositionReportsTheFastReadingLeavesToTheGeneralOne() {
+        // Read in place (`cursorPositionReport`): two plain numbers, row above 1. Every other form
+        // of `CSI … R` must decode as the general path says, and a split answer must wait.
+        XCTAssertEqual(decode("\u{1B}[0050;007R"), [.cursorPosition(row: 50, column: 7)])
+        XCTAssertEqual(decode("\u{1B}[12R"), [.cursorPosition(row: 12, column: 1)])
+        XCTAssertEqual(decode("\u{1B}[0;5R"), [.cursorPosition(row: 0, column: 5)])
+        XCTAssertEqual(decode("\u{1B}[R"), [press(.function(3))])
+        XCTAssertEqual(decode("\u{1B}[1;5R"), [press(.function(3), .control)])
+        XCTAssertEqual(decode("\u{1B}[2;R"), [.cursorPosition(row: 2, column: 1)])
+        XCTAssertEqual(decode("\u{1B}[3;4;5R"), [.cursorPosition(row: 3, column: 4)])
+        var decoder = KeyDecoder()
+        let now = ContinuousClock.now
+        XCTAssertEqual(decoder.decode(Array("\u{1B}[50;".utf8), now: now), [])
+        XCTAssertEqual(decoder.decode(Array("1Rx".utf8), now: now), [.cursorPosition(row: 50, column: 1), press(.character("x"))])
+    }
+
     func testInvalidUTF8IsSkipped() {
         let bytes: [UInt8] = [0x61, 0xFF, 0x62, 0xC3, 0x63, 0xE2, 0x82, 0x64, 0xC0, 0xAF, 0xED, 0xA0, 0x80, 0x65, 0x80, 0xC3]
         XCTAssertEqual(decode(bytes), [press(.character("a")), press(.character("b")), press(.character("c")),

@@ -13,7 +13,7 @@ final class LinkPacerTests: XCTestCase {
         pacer.didSkipFrame(now: now)
         now += .milliseconds(100)
         pacer.replyReceived(now: now)
-        XCTAssertEqual(pacer.inFlight.count, 1)
+        XCTAssertEqual(pacer.framesInFlight, 1)
         // 1000 bytes in 100 ms: 10 KB/s × (100 ms + 34 ms) = 1340 bytes, room for one frame only.
         XCTAssertEqual(Double(pacer.byteBudget ?? 0), 1340, accuracy: 2)
         XCTAssertFalse(pacer.mayWriteFrame(now: now))
@@ -29,7 +29,7 @@ final class LinkPacerTests: XCTestCase {
         // 60 ticks a second; the link answers one frame of 5000 bytes every 100 ms.
         for tick in 0...60 {
             let now = start + .milliseconds(tick * 1000 / 60)
-            if tick % 6 == 0, !pacer.inFlight.isEmpty { pacer.replyReceived(now: now) }
+            if tick % 6 == 0, pacer.framesInFlight > 0 { pacer.replyReceived(now: now) }
             if pacer.mayWriteFrame(now: now) { pacer.didWriteFrame(bytes: 5000, now: now) } else { pacer.didSkipFrame(now: now) }
         }
         XCTAssertTrue(pacer.stats.isLimited)
@@ -65,7 +65,7 @@ final class LinkPacerTests: XCTestCase {
             pacer.didWriteFrame(bytes: 100, now: now)
         }
         XCTAssertFalse(pacer.wantsProbe)
-        XCTAssertEqual(pacer.inFlight.count, 0)
+        XCTAssertEqual(pacer.framesInFlight, 0)
     }
 
     /// A link that sends `bytesPerSecond` one frame after another, `roundTrip` long there and back:
@@ -154,7 +154,7 @@ final class LinkPacerTests: XCTestCase {
         var link = SimulatedLink(bytesPerSecond: 1_000_000, roundTrip: .milliseconds(40), start: start)
         let (pacer, lateFrames) = run(&link, frameBytes: 13_800, seconds: 6, start: start)
         XCTAssertGreaterThanOrEqual(lateFrames, 3 * 58, "frames written in 3 s")
-        XCTAssertGreaterThan(pacer.inFlight.count, 2)
+        XCTAssertGreaterThan(pacer.framesInFlight, 2)
         XCTAssertEqual(pacer.deliveryRate ?? 0, 828_000, accuracy: 200_000, "what the game offered, at most the link's rate")
         XCTAssertLessThan(link.longestWait, .milliseconds(20), "nothing queues on a link faster than the picture")
     }

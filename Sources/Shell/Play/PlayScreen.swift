@@ -253,12 +253,33 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
         let statusRows = session.statusBarVisible ? 1 : 0
         // The frame's size lets the legend and border give way for a whole scale (sharp pixels).
         let pictureSize = session.lastFrame.map { FrameSize(width: $0.width, height: $0.height) }
-        if session.system == .nds {
-            return skin.layout(terminalColumns: columns, rows: rows, statusBarRows: statusRows, dsLayout: session.dsLayout,
-                               pictureSize: pictureSize)
+        let key = LayoutInputs(columns: columns, rows: rows, statusRows: statusRows, pictureSize: pictureSize,
+                               dsLayout: session.system == .nds ? session.dsLayout : nil)
+        if let cachedLayout, cachedLayout.inputs == key { return cachedLayout.layout }
+        let layout: SkinLayout
+        if let dsLayout = key.dsLayout {
+            layout = skin.layout(terminalColumns: columns, rows: rows, statusBarRows: statusRows, dsLayout: dsLayout,
+                                 pictureSize: pictureSize)
+        } else {
+            layout = skin.layout(terminalColumns: columns, rows: rows, statusBarRows: statusRows, pictureSize: pictureSize)
         }
-        return skin.layout(terminalColumns: columns, rows: rows, statusBarRows: statusRows, pictureSize: pictureSize)
+        cachedLayout = (key, layout)
+        return layout
     }
+
+    /// Everything `currentLayout` depends on besides the skin, which never changes here.
+    private struct LayoutInputs: Equatable {
+        var columns: Int
+        var rows: Int
+        var statusRows: Int
+        var pictureSize: FrameSize?
+        var dsLayout: DSScreenLayout?
+    }
+
+    /// The last layout and its inputs: working it out again at every frame was 1.3% of the UI
+    /// thread's time in play (perf), and the inputs change only on a resize, the status bar's
+    /// toggle, a DS layout switch or a new frame size.
+    private var cachedLayout: (inputs: LayoutInputs, layout: SkinLayout)?
 
     private func updateTouchScreen(_ layout: SkinLayout) {
         guard session.system == .nds else { return }
