@@ -81,6 +81,9 @@ public struct LinkPacer: Sendable {
         /// What the link delivered in the last second while it was the limit (nil: not limited).
         public var linkBytesPerSecond: Int?
         public var isLimited: Bool { linkBytesPerSecond != nil }
+        /// The colour step the link forced at the end of that second: once fewer colours make the
+        /// frames cheap enough, nothing is skipped any more, yet the link is still why they are fewer.
+        public var colorReduction = ColorReduction.none
 
         public init() {}
     }
@@ -285,6 +288,7 @@ public struct LinkPacer: Sendable {
             colorReduction = ColorReduction(rawValue: colorReduction.rawValue - 1) ?? .none
             fewerColorsSince = now
         }
+        stats.colorReduction = colorReduction
         windowStart = now
         windowBytes = 0
         windowFrames = 0

@@ -191,6 +191,7 @@ final class LinkPacerTests: XCTestCase {
         var link = SimulatedLink(bytesPerSecond: 50_000, roundTrip: .milliseconds(40), start: start)
         let (pacer, _) = run(&link, frameBytes: 13_800, seconds: 4, start: start)
         XCTAssertEqual(pacer.colorReduction, .palette16)
+        XCTAssertEqual(pacer.stats.colorReduction, .palette16, "the status bar is told")
     }
 
     func testLateAndBunchedAnswersDoNotMakeTheLinkLookFaster() {
@@ -247,6 +248,7 @@ final class LinkPacerTests: XCTestCase {
         }, frameBytes: gameLikeFrameBytes)
         XCTAssertTrue(reached16, "16 colours while the link was slow")
         XCTAssertEqual(pacer.colorReduction, .none)
+        XCTAssertEqual(pacer.stats.colorReduction, .none)
         XCTAssertFalse(pacer.stats.isLimited)
     }
 

@@ -130,7 +130,7 @@ final class PlayPicture {
         var aspectRatio: Double?
         /// Each button with the names of its keys (the first two bound).
         var legend: [(label: String, keys: [String])]
-        var status: String
+        var status: StatusText
         var statusRight: String
         var tooSmallMessage: String?
     }
@@ -308,7 +308,7 @@ final class PlayPicture {
 
     /// The status bar's texts as last fitted, and what they were fitted from: the status changes
     /// about once a second, and fitting counts characters and splits strings.
-    private var statusFit: (status: String, notice: String, columns: Int, fitted: FittedStatus)?
+    private var statusFit: (status: StatusText, notice: String, columns: Int, fitted: FittedStatus)?
 
     private struct FittedStatus {
         var status: String
@@ -317,13 +317,12 @@ final class PlayPicture {
     }
 
     /// The status always shows; a notice gets what is left on the right. A long notice (an
-    /// error) gets more room: the status shrinks to the system and fps, then the notice is cut.
-    private func fittedStatus(_ text: String, notice: String, columns: Int) -> FittedStatus {
+    /// error) gets more room: the status drops its least important parts (`StatusText`) down to
+    /// the essential ones, then the notice is cut.
+    private func fittedStatus(_ text: StatusText, notice: String, columns: Int) -> FittedStatus {
         if let fit = statusFit, fit.status == text, fit.notice == notice, fit.columns == columns { return fit.fitted }
-        var statusText = text
-        if statusText.count + notice.count + 4 > columns {
-            statusText = statusText.components(separatedBy: " · ").prefix(2).joined(separator: " · ")
-        }
+        // A space before the status; three columns between it and the notice, one after that.
+        let statusText = text.fitted(width: notice.isEmpty ? columns - 1 : columns - notice.count - 4)
         let status = " " + String(statusText.prefix(max(0, columns - 1)))
         let room = columns - status.unicodeScalars.count - 3
         var shown = ""
