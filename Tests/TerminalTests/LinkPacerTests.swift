@@ -177,6 +177,21 @@ final class LinkPacerTests: XCTestCase {
         }
     }
 
+    /// Small frames on a slow link with latency: 650 bytes at 20 KB/s is 33 ms, under the 40 ms
+    /// round trip. Were frames sent one at a time, each answer's gap would hold the round trip,
+    /// the rate would read half the link's, and the budget would stay at one frame (14 frames a
+    /// second). Two frames go before measuring, so answers come back to back and the link's
+    /// rate shows: 24 frames a second of the 30 it carries (the rest is `answerLateness`).
+    func testSmallFramesOnASlowLinkWithLatencyUseTheLink() {
+        let start = ContinuousClock.now
+        var link = SimulatedLink(bytesPerSecond: 20_000, roundTrip: .milliseconds(40), start: start)
+        let (pacer, lateFrames) = run(&link, frameBytes: 650, seconds: 12, start: start)
+        XCTAssertGreaterThan(Double(lateFrames) / 6, 22, "frames a second in the last 6 s")
+        XCTAssertLessThanOrEqual(link.mostQueued, 2)
+        XCTAssertLessThanOrEqual(link.longestWait, .milliseconds(33) + LinkPacer.queueAllowance)
+        XCTAssertTrue(pacer.stats.isLimited)
+    }
+
     func testAnswersComingBackInPairsDoNotMakeASlowLinkLookFast() {
         let start = ContinuousClock.now
         var link = SimulatedLink(bytesPerSecond: 100_000, roundTrip: .milliseconds(40), start: start)
