@@ -203,6 +203,10 @@ public final class TerminalEncoder {
     /// The frame being written (`encode` copies it out at the end).
     @exclusivity(unchecked) private var writer = ByteWriter()
 
+    /// Steps handed to the planner since this encoder was made (what a frame costs to plan; tests
+    /// read it).
+    @exclusivity(unchecked) private(set) var stepsPlanned = 0
+
     /// The steps of the row being written and their planner (raw buffers, reused every row).
     @exclusivity(unchecked) private var stepScratch = ScratchBuffer<PlanStep>()
     @exclusivity(unchecked) private var planner = GlyphPlanner()
@@ -248,6 +252,7 @@ public final class TerminalEncoder {
             if synchronizedOutput { output.append(contentsOf: TerminalEncoder.beginSynchronized) }
         }
         moveCursor(toRow: row, column: firstColumn, screen: screen, output: &output)
+        stepsPlanned &+= count
         for index in 0..<count { finishCosts(&steps[index]) }
         planner.plan(steps, count: count, foreground: currentForeground, background: currentBackground)
         for index in 0..<count { emit(steps[index], row: row, screen: screen + rowStart, output: &output) }
@@ -271,30 +276,48 @@ public final class TerminalEncoder {
     }
 
     /// Appends the gap `start..<end` of unchanged cells (the cursor is at `start` then): skipped by
-    /// the shorter of `CSI n C` and `CSI row;col H`, or, when it is shorter than that move (every
-    /// cell costs at least a byte), also written again as it is shown.
+    /// the shorter of `CSI n C` and `CSI row;col H`, or, when its glyphs cost less than that move,
+    /// also written again as it is shown.
     private func appendGap(row: Int, from start: Int, to end: Int, screen: UnsafePointer<ScreenCell>,
                            steps: UnsafeMutablePointer<PlanStep>, count: Int) -> Int {
         let gap = end &- start
         let move = min(forwardMoveCost(gap), absoluteMoveCost(row: row, column: end))
         var count = count
         let rewriteFrom = count
-        if gap < move {
-            var known = true
-            for column in start..<end where screen[column].character == TerminalEncoder.unknown { known = false }
-            if known {
-                for column in start..<end {
-                    if column > start && screen[column] == screen[column &- 1] {
-                        steps[count &- 1].count &+= 1
-                    } else {
-                        steps[count] = step(for: screen[column], column: column)
-                        count &+= 1
-                    }
+        if gap < move && TerminalEncoder.rewriteMayBeCheaper(screen, from: start, to: end, than: move) {
+            for column in start..<end {
+                if column > start && screen[column] == screen[column &- 1] {
+                    steps[count &- 1].count &+= 1
+                } else {
+                    steps[count] = step(for: screen[column], column: column)
+                    count &+= 1
                 }
             }
         }
         steps[count] = PlanStep(kind: .gap, column: start, count: gap, firstFormBytes: Int32(move), rewriteFrom: rewriteFrom)
         return count &+ 1
+    }
+
+    /// Whether writing the gap's cells again could cost less than the `move` that skips them: its
+    /// glyphs alone must cost less (a picture cell 3 bytes; a run of one identical one-byte glyph,
+    /// spaces included, at least 1, since REP may shorten it). The SGRs a rewrite sends never pay
+    /// for themselves later (setting a colour in the gap costs at least what setting it where it
+    /// is needed would), so a gap whose glyphs cost the move or more is only ever skipped. On a
+    /// downscaled scrolling picture most gaps are one or two `▀` cells: planning their rewrite was
+    /// a fifth of the planner's work. False when a cell is unknown (nothing to write again).
+    @inline(__always)
+    private static func rewriteMayBeCheaper(_ screen: UnsafePointer<ScreenCell>, from start: Int, to end: Int,
+                                            than move: Int) -> Bool {
+        var glyphBytes = 0
+        var previous = TerminalEncoder.unknown
+        for column in start..<end {
+            let character = screen[column].character
+            if character == TerminalEncoder.unknown { return false }
+            let length = utf8Length(character)
+            if length > 1 || character != previous { glyphBytes &+= length }
+            previous = character
+        }
+        return glyphBytes < move
     }
 
     /// `parameterLength` of recent colour codes, direct-mapped: code in the low 32 bits, length

@@ -1,6 +1,6 @@
 import TestSupport
 import PhosphorKit
-import Render
+@testable import Render
 import XCTest
 
 /// The encoder's per-row plan (`GlyphPlanner`): each cell's form and each short gap's rewrite
@@ -90,6 +90,32 @@ final class TerminalEncoderRowPlanTests: XCTestCase {
         encoder.forgetTerminalState()
         encoder.encode(canvas, into: &bytes)
         XCTAssertEqual(String(decoding: bytes, as: UTF8.self), "\u{1B}[H\u{1B}[38;2;254;254;254;48;2;64;64;64ma\u{1B}[Cc")
+    }
+
+    /// A scrolled, downscaled picture changes every other cell. A gap of one or two unchanged
+    /// `▀` cells costs at least as much written again (3 bytes a cell) as the cursor move (3 or 4
+    /// bytes) that skips it, even in the colours in effect, so it is skipped: here the unchanged
+    /// cells 1, 3 and 4 show the colours the changed cells leave in effect, and are stepped over.
+    func testAGapOfPictureCellsIsSkippedEvenInTheColoursInEffect() throws {
+        let red = RGBColor(rawValue: 0xFE0000), blue = RGBColor(rawValue: 0x0000FE), green = RGBColor(rawValue: 0x00FE00)
+        var canvas = CellCanvas(columns: 6, rows: 1)
+        for column in 0..<6 { canvas.put(Cell(top: red, bottom: [1, 3, 4].contains(column) ? green : blue), column: column, row: 0) }
+        let encoder = TerminalEncoder(colorMode: .trueColor, synchronizedOutput: false)
+        let terminal = VirtualTerminal(columns: 6, rows: 1)
+        var bytes: [UInt8] = []
+        encoder.encode(canvas, into: &bytes)
+        try terminal.feed(bytes)
+        for column in [0, 2, 5] { canvas.put(Cell(top: red, bottom: green), column: column, row: 0) }
+        bytes.removeAll()
+        let planned = encoder.stepsPlanned
+        encoder.encode(canvas, into: &bytes)
+        // Three cells and two skipped gaps: no step writes a gap's cell again.
+        XCTAssertEqual(encoder.stepsPlanned - planned, 5)
+        // Red over blue was last in effect: only the green background is set.
+        XCTAssertEqual(String(decoding: bytes, as: UTF8.self), "\u{1B}[H\u{1B}[48;2;0;254;0m▀\u{1B}[C▀\u{1B}[2C▀")
+        try terminal.feed(bytes)
+        assertScreen(terminal, shows: canvas, mode: .trueColor, "gaps skipped")
+        XCTAssertEqual(terminal.waste, [])
     }
 
     /// Thousands of random rows (picture cells of a few colours, one-colour runs, text), each

@@ -252,4 +252,44 @@ final class PlayInProcessTests: XCTestCase {
         var isFolder: ObjCBool = false
         XCTAssertTrue(FileManager.default.fileExists(atPath: quickState.path, isDirectory: &isFolder) && isFolder.boolValue)
     }
+
+    /// The answer to a frame's probe wakes the loop between display ticks. That wake does no
+    /// per-tick work (the buttons handed to the core stay as they are until the tick is due),
+    /// but a key typed between ticks still reaches the core at its own wake.
+    func testAProbeAnswerBetweenTicksDoesNoTickWorkButAKeyReachesTheCoreAtOnce() throws {
+        let game = try PlayHarness(label: "play-between-ticks")
+        defer { game.finish() }
+        game.stepUntilPicture([])
+        let session = try XCTUnwrap(game.app.app.session)
+        let terminal = game.app.terminal
+        let answer = "\u{1B}[\(terminal.rows);1R"
+        // Turns until a wait sleeps (until a tick is due: answers to drawn frames come at once).
+        func stepUntilTheClockMoves() {
+            let before = terminal.now
+            for _ in 0..<20 where terminal.now == before { game.app.run(steps: 1) }
+        }
+        stepUntilTheClockMoves()
+        terminal.send(answer)
+        game.app.run(steps: 1)  // that tick; the wait returns at once for the answer
+        let start = terminal.now
+        // A mask no tick would hand over (nothing is held): it stays only while no tick runs.
+        session.thread.input.set(ButtonMask([.b]), port: 0)
+        terminal.send(answer)
+        game.app.run(steps: 1)  // a wake before the next tick, for an answer alone
+        XCTAssertEqual(terminal.now, start, "the answer's wake came before the tick was due")
+        XCTAssertEqual(session.thread.input.mask(port: 0), ButtonMask([.b]), "a probe's answer ran the tick's input work")
+        // A key at the same instant: handed to the core at the next turn, before any tick is due.
+        terminal.send("x")  // A
+        game.app.run(steps: 1)
+        terminal.send(answer)
+        game.app.run(steps: 1)
+        XCTAssertEqual(terminal.now, start)
+        XCTAssertEqual(session.thread.input.mask(port: 0), ButtonMask([.a]))
+        // The tick that comes due hands the buttons over again, with no key since.
+        session.thread.input.set(ButtonMask([.b]), port: 0)
+        stepUntilTheClockMoves()
+        game.app.run(steps: 1)
+        XCTAssertGreaterThan(terminal.now, start)
+        XCTAssertNotEqual(session.thread.input.mask(port: 0), ButtonMask([.b]), "the due tick hands the buttons over")
+    }
 }
