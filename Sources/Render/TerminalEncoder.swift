@@ -304,7 +304,8 @@ public final class TerminalEncoder {
     /// for themselves later (setting a colour in the gap costs at least what setting it where it
     /// is needed would), so a gap whose glyphs cost the move or more is only ever skipped. On a
     /// downscaled scrolling picture most gaps are one or two `▀` cells: planning their rewrite was
-    /// a fifth of the planner's work. False when a cell is unknown (nothing to write again).
+    /// a quarter of the planner's work (callgrind at 120x50: 489 K instructions a frame before,
+    /// 373 K after). False when a cell is unknown (nothing to write again).
     @inline(__always)
     private static func rewriteMayBeCheaper(_ screen: UnsafePointer<ScreenCell>, from start: Int, to end: Int,
                                             than move: Int) -> Bool {
