@@ -31,6 +31,14 @@ import PhosphorKit
 /// again blindly every ten seconds filled the link for a second or two each time. Input never
 /// waits on this.
 ///
+/// A link that answers at once (a terminal on this machine: the last `quickAnswersForFewerProbes`
+/// answers each within `quickAnswer`) is probed only on every `probeInterval`-th frame while
+/// nothing else is out: each answer wakes the UI thread, and a probe per frame cost a tenth of a
+/// play run's CPU (`make bench` 4). The frames between go unprobed, their bytes count as in
+/// flight, and the next probe's answer covers them all; a late answer (the link slowed, or it
+/// runs over SSH) brings back a probe per frame, so at most `probeInterval - 1` frames go out
+/// unseen.
+///
 /// Any frame writer can use it: ask `mayWriteFrame`, append `probe` to the frame's bytes, call
 /// `didWriteFrame`, and feed it the terminal's answers with `replyReceived`. Pure value with the
 /// clock passed in, so tests drive it with a manual clock. UI thread only.
@@ -47,11 +55,21 @@ public struct LinkPacer: Sendable {
     /// also what F3 with modifiers sends.
     public static let probe: [UInt8] = Array("\u{1B}[9999;1H\u{1B}[6n".utf8)
 
-    /// A frame written and not answered yet.
+    /// A frame written and not answered yet: with the unprobed frames before it, from `batchStart`.
     public struct FrameInFlight: Sendable {
         public var bytes: Int
+        /// When its probe went out (the round trip is measured from here).
         public var sentAt: ContinuousClock.Instant
+        /// When the first of its bytes went out (a rate measured from here never overstates the link).
+        public var batchStart: ContinuousClock.Instant
     }
+
+    /// On a link that answers at once, a probe on every this many frames.
+    public static let probeInterval = 3
+    /// An answer this soon after its probe counts as at once (a quarter of a 60 Hz frame).
+    static let quickAnswer = Duration.milliseconds(4)
+    /// How many answers in a row must come at once before frames go unprobed.
+    static let quickAnswersForFewerProbes = 4
 
     /// An answered frame, kept for `rateWindow` to measure the rate over several of them.
     struct AnsweredFrame: Sendable {
@@ -106,6 +124,12 @@ public struct LinkPacer: Sendable {
     public var prefersFewerColors: Bool { colorReduction != .none }
 
     private var timeoutsInARow = 0
+    /// Answers in a row that came within `quickAnswer`.
+    private var quickAnswersInARow = 0
+    /// Frames written since the last probe, their bytes (also in `bytesInFlight`) and when the first went.
+    private var unprobedFrames = 0
+    private var unprobedBytes = 0
+    private var unprobedSince: ContinuousClock.Instant?
     private var windowStart: ContinuousClock.Instant?
     private var windowBytes = 0
     private var windowFrames = 0
@@ -177,18 +201,33 @@ public struct LinkPacer: Sendable {
         return bytesInFlight + lastFrameBytes <= budget
     }
 
-    /// Whether the frame's bytes should be followed by `probe`.
-    public var wantsProbe: Bool { isEnabled && !terminalIgnoresProbes }
+    /// Whether the next frame's bytes should be followed by `probe` (ask once per frame, just
+    /// before `didWriteFrame`: the answer depends on what is in flight).
+    public var wantsProbe: Bool {
+        guard isEnabled, !terminalIgnoresProbes else { return false }
+        let answersAtOnce = quickAnswersInARow >= LinkPacer.quickAnswersForFewerProbes && inFlight.isEmpty
+            && colorReduction == .none
+        return !answersAtOnce || unprobedFrames >= LinkPacer.probeInterval - 1
+    }
 
-    /// A frame of `bytes` (probe included) was written.
+    /// A frame of `bytes` (probe included, if `wantsProbe` said so) was written.
     public mutating func didWriteFrame(bytes: Int, now: ContinuousClock.Instant) {
+        let probed = wantsProbe
         roll(now)
         windowBytes += bytes
         windowFrames += 1
         lastFrameBytes = bytes
-        if wantsProbe {
-            inFlight.append(FrameInFlight(bytes: bytes, sentAt: now))
-            bytesInFlight += bytes
+        guard isEnabled, !terminalIgnoresProbes else { return }
+        bytesInFlight += bytes
+        if probed {
+            inFlight.append(FrameInFlight(bytes: bytes + unprobedBytes, sentAt: now, batchStart: unprobedSince ?? now))
+            unprobedFrames = 0
+            unprobedBytes = 0
+            unprobedSince = nil
+        } else {
+            unprobedFrames += 1
+            unprobedBytes += bytes
+            unprobedSince = unprobedSince ?? now
         }
     }
 
@@ -204,6 +243,7 @@ public struct LinkPacer: Sendable {
         guard !inFlight.isEmpty else { return }
         timeoutsInARow = 0
         let frame = inFlight.removeFirst()
+        quickAnswersInARow = now - frame.sentAt <= LinkPacer.quickAnswer ? quickAnswersInARow + 1 : 0
         bytesInFlight -= frame.bytes
         windowAnsweredBytes += frame.bytes
         let origin = timeOrigin ?? now
@@ -211,7 +251,7 @@ public struct LinkPacer: Sendable {
         answered.append(AnsweredFrame(bytes: frame.bytes, answeredAt: now, nanoseconds: (now - origin).nanoseconds))
         // Samples were appended in time order, so the expired ones are the oldest.
         answered.removeFirst { now - $0.answeredAt > LinkPacer.rateWindow }
-        if let rate = rateBound(sentAt: frame.sentAt, now: now) { rateSamples.append(RateSample(value: rate, at: now)) }
+        if let rate = rateBound(sentAt: frame.batchStart, now: now) { rateSamples.append(RateSample(value: rate, at: now)) }
         roundTripSamples.append(RoundTripSample(value: now - frame.sentAt, at: now))
         rateSamples.removeFirst { now - $0.at > LinkPacer.rateWindow }
         roundTripSamples.removeFirst { now - $0.at > LinkPacer.roundTripWindow }
@@ -262,6 +302,10 @@ public struct LinkPacer: Sendable {
     public mutating func forgetFramesInFlight() {
         inFlight.removeAll()
         bytesInFlight = 0
+        unprobedFrames = 0
+        unprobedBytes = 0
+        unprobedSince = nil
+        quickAnswersInARow = 0
     }
 
     /// Publishes the last second's counts once it is over.

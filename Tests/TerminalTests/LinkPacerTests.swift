@@ -285,4 +285,71 @@ final class LinkPacerTests: XCTestCase {
         XCTAssertGreaterThan(after, 50_000, "what the slow link carried is still measured")
         XCTAssertNotNil(pacer.roundTrip)
     }
+
+    /// A terminal on this machine answers each probe at once: after four such answers only
+    /// every third frame carries a probe, the frames between count as in flight until its answer,
+    /// and a late answer brings back a probe on every frame.
+    func testALinkThatAnswersAtOnceIsProbedEveryThirdFrameUntilAnAnswerIsLate() {
+        var pacer = LinkPacer()
+        var now = ContinuousClock.now
+        var probes = 0
+        /// One 60 Hz frame of 1000 bytes; its probe (if any) answered after `answerAfter`.
+        func frame(answerAfter: Duration) -> Bool {
+            XCTAssertTrue(pacer.mayWriteFrame(now: now))
+            let probed = pacer.wantsProbe
+            pacer.didWriteFrame(bytes: 1000, now: now)
+            if probed {
+                probes += 1
+                pacer.replyReceived(now: now + answerAfter)
+            }
+            now += .milliseconds(16)
+            return probed
+        }
+        for _ in 0..<4 { XCTAssertTrue(frame(answerAfter: .microseconds(200))) }
+        probes = 0
+        var pattern: [Bool] = []
+        for _ in 0..<9 { pattern.append(frame(answerAfter: .microseconds(200))) }
+        XCTAssertEqual(pattern, [false, false, true, false, false, true, false, false, true])
+        XCTAssertEqual(probes, 3)
+        XCTAssertEqual(pacer.bytesInFlight, 0, "each answer covers the unprobed frames before it")
+        // An unprobed frame's bytes are in flight until the next answer.
+        XCTAssertFalse(frame(answerAfter: .microseconds(200)))
+        XCTAssertEqual(pacer.bytesInFlight, 1000)
+        XCTAssertFalse(frame(answerAfter: .microseconds(200)))
+        XCTAssertTrue(frame(answerAfter: .milliseconds(30)))  // late: the link slowed
+        for _ in 0..<6 { XCTAssertTrue(frame(answerAfter: .milliseconds(30)), "a probe on every frame again") }
+    }
+
+    /// On a simulated link with no latency that each frame keeps busy 3 ms (a terminal on this
+    /// machine reading the picture), the fewer probes still never let frames pile up.
+    func testFewerProbesOnAFastLinkStillQueueNothing() {
+        let start = ContinuousClock.now
+        var pacer = LinkPacer()
+        var freeAt = start
+        var answers: [ContinuousClock.Instant] = []
+        var probes = 0, frames = 0
+        var longestWait = Duration.zero
+        for millisecond in 0..<3000 {
+            let now = start + .milliseconds(millisecond)
+            while let first = answers.first, first <= now {
+                answers.removeFirst()
+                pacer.replyReceived(now: now)
+            }
+            guard millisecond * 60 / 1000 != (millisecond - 1) * 60 / 1000 else { continue }
+            guard pacer.mayWriteFrame(now: now) else { pacer.didSkipFrame(now: now); continue }
+            let probed = pacer.wantsProbe
+            pacer.didWriteFrame(bytes: 3000, now: now)
+            frames += 1
+            // 1 MB/s: 3 ms a frame, on a link free again long before the next frame.
+            longestWait = max(longestWait, max(.zero, freeAt - now))
+            freeAt = max(freeAt, now) + .milliseconds(3)
+            if probed {
+                probes += 1
+                answers.append(freeAt)
+            }
+        }
+        XCTAssertGreaterThanOrEqual(frames, 179, "every frame of 3 s")
+        XCTAssertLessThan(probes, frames / 2, "\(probes) probes for \(frames) frames")
+        XCTAssertEqual(longestWait, .zero)
+    }
 }
