@@ -15,7 +15,7 @@
 
 SHELL := /bin/bash
 SWIFT ?= swift
-BUILD_FLAGS ?= -c release
+BUILD_FLAGS ?= -c release --static-swift-stdlib
 BIN := .build/release/phosphor
 DEBUG_BIN := .build/debug/phosphor
 

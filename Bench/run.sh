@@ -199,8 +199,8 @@ say "### Each encoder step, on 60 consecutive frames of the game-like cartridge"
 if [ -x "$barecore" ] && python3 Bench/headless/record_frames.py --barecore "$barecore" --only scene --step 1 --count 60 \
         --no-buttons --extra scene,gambatte_libretro.so,Bench/gbc-scene/phosphor-scene.gbc "$work/scene-frames" \
         >/dev/null 2>"$work/scene-frames.log" &&
-    swift build -c release --product phosphor-bench >&2; then
-    section_run encoder-steps "$(swift build -c release --show-bin-path)/phosphor-bench" encoder-steps "$work/scene-frames/scene"
+    swift build -c release --static-swift-stdlib --product phosphor-bench >&2; then
+    section_run encoder-steps "$(swift build -c release --static-swift-stdlib --show-bin-path)/phosphor-bench" encoder-steps "$work/scene-frames/scene"
 else
     say "Not measured (barecore or phosphor-bench did not build)."
 fi

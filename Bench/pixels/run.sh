@@ -21,8 +21,8 @@ trap 'rm -rf "$work"' EXIT
 
 scratch_args=()
 if [ -n "${SCRATCH:-}" ]; then scratch_args=(--scratch-path "$SCRATCH"); fi
-"$SWIFT" build -c release "${scratch_args[@]}" --product phosphor-bench >&2
-bench="$("$SWIFT" build -c release "${scratch_args[@]}" --show-bin-path)/phosphor-bench"
+"$SWIFT" build -c release --static-swift-stdlib "${scratch_args[@]}" --product phosphor-bench >&2
+bench="$("$SWIFT" build -c release --static-swift-stdlib "${scratch_args[@]}" --show-bin-path)/phosphor-bench"
 
 "$bench" make-scroll "$work/scroll" 60
 dirs=(${extra_dirs[@]+"${extra_dirs[@]}"} "$work/scroll")

@@ -22,8 +22,8 @@ trap 'rm -rf "$work"' EXIT
 
 scratch_args=()
 if [ -n "${SCRATCH:-}" ]; then scratch_args=(--scratch-path "$SCRATCH"); fi
-"$SWIFT" build -c release "${scratch_args[@]}" --product phosphor-bench >&2
-bin_dir=$("$SWIFT" build -c release "${scratch_args[@]}" --show-bin-path)
+"$SWIFT" build -c release --static-swift-stdlib "${scratch_args[@]}" --product phosphor-bench >&2
+bin_dir=$("$SWIFT" build -c release --static-swift-stdlib "${scratch_args[@]}" --show-bin-path)
 bench="$bin_dir/phosphor-bench"
 
 if ! pkg-config --exists chafa; then

@@ -88,25 +88,30 @@ struct GlyphPlanner: ~Copyable {
         let sizes = counts.pointer(capacity: count + 1)
         states[0] = State(colors: GlyphPlanner.colors(foreground: foreground, background: background), cost: 0, from: 0, choice: 0)
         sizes[0] = 1
+        // The layer being built: its first state and its size, kept in registers (a store to
+        // `sizes` per insert could alias the states and made every insert reload it).
+        var previousSize = 1
         for index in 0..<count {
             let step = steps[index]
             let layer = index &+ 1
-            sizes[layer] = 0
             let from = index &* width
+            let base = states + layer &* width
+            var size = 0
             switch step.kind {
             case .gap:
                 // Skipping: the colours stay; from before the rewriting steps.
                 let skipFrom = step.rewriteFrom &* width
-                for entry in 0..<sizes[step.rewriteFrom] {
+                let skipSize = step.rewriteFrom == index ? previousSize : sizes[step.rewriteFrom]
+                for entry in 0..<skipSize {
                     let state = states[skipFrom &+ entry]
-                    insert(State(colors: state.colors, cost: state.cost &+ step.firstFormBytes, from: skipFrom &+ entry,
-                                 choice: GlyphPlanner.skip), layer: layer, states: states, sizes: sizes)
+                    GlyphPlanner.insert(State(colors: state.colors, cost: state.cost &+ step.firstFormBytes, from: skipFrom &+ entry,
+                                              choice: GlyphPlanner.skip), into: base, size: &size)
                 }
                 if step.rewriteFrom != index {
-                    for entry in 0..<sizes[index] {
+                    for entry in 0..<previousSize {
                         let state = states[from &+ entry]
-                        insert(State(colors: state.colors, cost: state.cost, from: from &+ entry, choice: GlyphPlanner.rewrite),
-                               layer: layer, states: states, sizes: sizes)
+                        GlyphPlanner.insert(State(colors: state.colors, cost: state.cost, from: from &+ entry, choice: GlyphPlanner.rewrite),
+                                            into: base, size: &size)
                     }
                 }
             case .twoColors, .fixed:
@@ -116,7 +121,7 @@ struct GlyphPlanner: ~Copyable {
                 let lowerColors = GlyphPlanner.colors(foreground: step.bottom, background: step.top)
                 var upperCost = Int32.max, upperFrom = 0
                 var lowerCost = Int32.max, lowerFrom = 0
-                for entry in 0..<sizes[index] {
+                for entry in 0..<previousSize {
                     let state = states[from &+ entry]
                     let toUpper = state.cost &+ GlyphPlanner.sgrCost(from: state.colors, to: upperColors,
                                                                       step.topLength, step.bottomLength)
@@ -131,33 +136,35 @@ struct GlyphPlanner: ~Copyable {
                         lowerFrom = from &+ entry
                     }
                 }
-                states[layer &* width] = State(colors: upperColors, cost: upperCost &+ step.firstFormBytes, from: upperFrom,
-                                               choice: GlyphPlanner.first)
+                base[0] = State(colors: upperColors, cost: upperCost &+ step.firstFormBytes, from: upperFrom,
+                                choice: GlyphPlanner.first)
                 if turns {
-                    states[layer &* width &+ 1] = State(colors: lowerColors, cost: lowerCost &+ step.secondFormBytes,
-                                                        from: lowerFrom, choice: GlyphPlanner.second)
+                    base[1] = State(colors: lowerColors, cost: lowerCost &+ step.secondFormBytes, from: lowerFrom,
+                                    choice: GlyphPlanner.second)
                 }
-                sizes[layer] = turns ? 2 : 1
+                size = turns ? 2 : 1
             case .oneColor:
                 let color = UInt64(step.bottom)
                 let setCost = 3 &+ step.bottomLength
                 let hasBlock = step.secondFormBytes >= 0
-                for entry in 0..<sizes[index] {
+                for entry in 0..<previousSize {
                     let state = states[from &+ entry]
                     // A space: the colour as the background, the foreground unseen and kept.
                     let background = state.colors &>> 32
                     let asSpace = state.cost &+ step.firstFormBytes &+ (background != color ? setCost : 0)
-                    insert(State(colors: state.colors & 0xFFFF_FFFF | color &<< 32, cost: asSpace, from: from &+ entry,
-                                 choice: GlyphPlanner.first), layer: layer, states: states, sizes: sizes)
+                    GlyphPlanner.insert(State(colors: state.colors & 0xFFFF_FFFF | color &<< 32, cost: asSpace, from: from &+ entry,
+                                              choice: GlyphPlanner.first), into: base, size: &size)
                     if hasBlock {
                         // A `█`: the colour as the foreground, the background kept.
                         let foreground = state.colors & 0xFFFF_FFFF
                         let asBlock = state.cost &+ step.secondFormBytes &+ (foreground != color ? setCost : 0)
-                        insert(State(colors: state.colors & 0xFFFF_FFFF_0000_0000 | color, cost: asBlock, from: from &+ entry,
-                                     choice: GlyphPlanner.second), layer: layer, states: states, sizes: sizes)
+                        GlyphPlanner.insert(State(colors: state.colors & 0xFFFF_FFFF_0000_0000 | color, cost: asBlock, from: from &+ entry,
+                                                  choice: GlyphPlanner.second), into: base, size: &size)
                     }
                 }
             }
+            sizes[layer] = size
+            previousSize = size
         }
         // The cheapest end, then back along the path that led to it.
         let lastBase = count &* width
@@ -174,12 +181,11 @@ struct GlyphPlanner: ~Copyable {
         return total
     }
 
-    /// Adds a candidate to a layer: replaces a dearer state with the same colours, or takes a free
-    /// place, or the place of the dearest when the layer is full and it is cheaper.
+    /// Adds a candidate to a layer of `size` states at `base`: replaces a dearer state with the
+    /// same colours, or takes a free place, or the place of the dearest when the layer is full
+    /// and it is cheaper.
     @inline(__always)
-    private func insert(_ candidate: State, layer: Int, states: UnsafeMutablePointer<State>, sizes: UnsafeMutablePointer<Int>) {
-        let base = states + layer &* GlyphPlanner.width
-        let size = sizes[layer]
+    private static func insert(_ candidate: State, into base: UnsafeMutablePointer<State>, size: inout Int) {
         var entry = 0
         while entry < size {
             if base[entry].colors == candidate.colors {
@@ -190,7 +196,7 @@ struct GlyphPlanner: ~Copyable {
         }
         if size < GlyphPlanner.width {
             base[size] = candidate
-            sizes[layer] = size &+ 1
+            size &+= 1
             return
         }
         var dearest = 0

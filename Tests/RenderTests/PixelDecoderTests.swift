@@ -78,6 +78,37 @@ final class PixelDecoderTests: XCTestCase {
         }
     }
 
+    /// XRGB rows are counted a pair of pixels at a time while they repeat the last colour, and a
+    /// colour equal to the one before the last is not looked up: rows of runs (odd and even
+    /// lengths), two colours alternating, and rows that start with the last colour of the row
+    /// before count each colour once, and a new colour among the alternation is still found.
+    func testXRGBRowsOfRunsAndAlternationsCountEveryColourOnce() {
+        let decoder = PixelDecoder(format: .xrgb8888)
+        let a: UInt32 = 0x11_2233, b: UInt32 = 0xFF_0000, c: UInt32 = 0x00_00FF, d: UInt32 = 0x12_3456
+        let rows: [[UInt32]] = [
+            [a, a, a, b, b, a],
+            [a, b, a, b, a, b, a],            // starts with the last colour of the row before
+            [b, a, b, a, c, a, c, b, b, b],   // c appears inside an alternation
+            [b],
+            [b, b, b, b, b, b, b, d],         // a new colour after an even run
+            [d, d, d, c, a],
+        ]
+        var raw = DistinctValues(limit: FramePalette.limit)
+        var previous = UInt32.max
+        var seen = Set<UInt32>()
+        for (index, row) in rows.enumerated() {
+            // The stored X byte is ignored: give each pixel a different one.
+            let stored = row.enumerated().map { $0.element | UInt32(truncatingIfNeeded: $0.offset &* 37) << 24 }
+            stored.withUnsafeBytes { bytes in
+                decoder.noteColors(bytes.baseAddress!, count: row.count, previous: &previous, in: &raw)
+            }
+            seen.formUnion(row)
+            XCTAssertEqual(raw.count, seen.count, "after row \(index)")
+            XCTAssertEqual(previous, row.last, "the last colour is carried to the next row")
+        }
+        XCTAssertEqual(raw.count, 4)
+    }
+
     /// Nearest sampling of a 16-bit frame (colours counted raw, only sampled pixels decoded) draws
     /// what the same picture handed over as XRGB8888 draws: under the limit nearest pixels, one
     /// colour over it area averaging, for both.
