@@ -98,21 +98,27 @@ struct GlyphPlanner: ~Copyable {
             let base = states + layer &* width
             var size = 0
             switch step.kind {
+            case .gap where step.rewriteFrom == index:
+                // Only skipped: every state goes on as it is, the move's bytes added (no two of
+                // them share colours, so none needs `insert`'s look for one).
+                for entry in 0..<previousSize {
+                    let state = states[from &+ entry]
+                    base[entry] = State(colors: state.colors, cost: state.cost &+ step.firstFormBytes, from: from &+ entry,
+                                        choice: GlyphPlanner.skip)
+                }
+                size = previousSize
             case .gap:
-                // Skipping: the colours stay; from before the rewriting steps.
+                // Skipping from before the rewriting steps (the colours stay), or writing them.
                 let skipFrom = step.rewriteFrom &* width
-                let skipSize = step.rewriteFrom == index ? previousSize : sizes[step.rewriteFrom]
-                for entry in 0..<skipSize {
+                for entry in 0..<sizes[step.rewriteFrom] {
                     let state = states[skipFrom &+ entry]
                     GlyphPlanner.insert(State(colors: state.colors, cost: state.cost &+ step.firstFormBytes, from: skipFrom &+ entry,
                                               choice: GlyphPlanner.skip), into: base, size: &size)
                 }
-                if step.rewriteFrom != index {
-                    for entry in 0..<previousSize {
-                        let state = states[from &+ entry]
-                        GlyphPlanner.insert(State(colors: state.colors, cost: state.cost, from: from &+ entry, choice: GlyphPlanner.rewrite),
-                                            into: base, size: &size)
-                    }
+                for entry in 0..<previousSize {
+                    let state = states[from &+ entry]
+                    GlyphPlanner.insert(State(colors: state.colors, cost: state.cost, from: from &+ entry, choice: GlyphPlanner.rewrite),
+                                        into: base, size: &size)
                 }
             case .twoColors, .fixed:
                 // Every state leads to the same one or two: keep the cheapest way to each.

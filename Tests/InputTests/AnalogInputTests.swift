@@ -90,6 +90,28 @@ final class AnalogInputTests: XCTestCase {
         XCTAssertEqual(input.stick(.left, port: 0, now: now), StickPosition(x: 0, y: 0x7FFF), "a held key wins")
     }
 
+    /// A direction with two keys held pushes half way only when both were pressed with Shift,
+    /// and a key bound to a button and a direction (a user's own map) does both.
+    func testTwoKeysOnOneDirectionAndOneKeyOnTwoTargets() {
+        var map = KeyMap.defaults(for: .n64)
+        map.setKeys([.right, .character("g")], for: .stick(port: 0, .leftRight))
+        map.setKeys([.character("g")], for: .button(port: 0, .a))
+        let input = PlayerInput(system: .n64, keyMap: map, releaseEvents: true)
+        let now = ContinuousClock.now
+        func press(_ key: Key, shift: Bool) {
+            _ = input.handle(.key(KeyEvent(key, modifiers: shift ? .shift : [], kind: .press)), now: now)
+        }
+        press(.right, shift: true)
+        XCTAssertEqual(input.stick(.left, port: 0, now: now), StickPosition(x: 0x3FFF, y: 0))
+        press(.character("g"), shift: false)
+        XCTAssertEqual(input.stick(.left, port: 0, now: now), StickPosition(x: 0x7FFF, y: 0), "one key without Shift: all the way")
+        XCTAssertEqual(input.buttons(port: 0, now: now), ButtonMask([.a]))
+        XCTAssertEqual(input.buttons(port: 1, now: now), [], "port 1 has none of these keys")
+        press(.character("g"), shift: true)
+        XCTAssertEqual(input.stick(.left, port: 0, now: now), StickPosition(x: 0x3FFF, y: 0), "both with Shift: half way")
+        XCTAssertEqual(input.stick(.right, port: 0, now: now), .centre)
+    }
+
     func testStickBindingsInKeyMapFiles() throws {
         let defaults = KeyMap.defaults(for: .n64)
         var reread = KeyMap(system: .n64, players: [[:]], actions: [:])
