@@ -80,39 +80,13 @@ struct PixelDecoder {
     /// Notes into `values` the colours of `count` consecutive pixels at `row`, as masked raw
     /// values. `previous` is the last XRGB value noted (carried across rows): pixel art repeats a
     /// colour along a row, so only a change can be a new colour. 16-bit pixels go to a bit per
-    /// value (`DistinctValues.noteSixteenBitPixels`).
+    /// value (`DistinctValues.noteSixteenBitPixels`), XRGB pixels to the table
+    /// (`DistinctValues.noteThirtyTwoBitPixels`).
     func noteColors(_ row: UnsafeRawPointer, count: Int, previous: inout UInt32, in values: inout DistinctValues) {
         if format != .xrgb8888 {
             values.noteSixteenBitPixels(row, count: count, mask: UInt16(valueMask))
             return
         }
-        // The run of the last colour is skipped two pixels to a compare (one 64-bit load), in
-        // a loop of its own: with the insert in the same loop, every pixel paid for the registers
-        // the insert needs (callgrind: counting was half of a downscaled frame's drawing).
-        @inline(__always) func pixel(_ x: Int) -> UInt32 {
-            UInt32(littleEndian: row.loadUnaligned(fromByteOffset: x &* 4, as: UInt32.self)) & 0xFF_FFFF
-        }
-        var last = previous, other = previous
-        var x = 0
-        while x < count {
-            let pair = UInt64(last) | UInt64(last) &<< 32
-            while x &+ 2 <= count
-                    && UInt64(littleEndian: row.loadUnaligned(fromByteOffset: x &* 4, as: UInt64.self)) & 0x00FF_FFFF_00FF_FFFF == pair {
-                x &+= 2
-            }
-            if x < count && pixel(x) == last { x &+= 1 }
-            guard x < count else { break }
-            // Pixel art alternates two colours as often as it runs one: the colour before the
-            // last is known too and needs no look-up.
-            let next = pixel(x)
-            if next != other {
-                values.insert(next)
-                if values.isOverLimit { break }
-            }
-            other = last
-            last = next
-            x &+= 1
-        }
-        previous = last
+        values.noteThirtyTwoBitPixels(row, count: count, previous: &previous)
     }
 }
