@@ -283,7 +283,7 @@ def main():
             drawn = median([long["threads"]["drawn"] for long, _ in phosphor_runs])
             print(f"\nPhosphor's threads (its own log, median): core thread {per_frame('core-thread'):.3f} ms/frame "
                   f"(emulation, frame copies, pacing), UI thread {per_frame('ui-thread'):.3f} ms/frame (input, "
-                  f"picture, terminal), of which drawing took {per_frame('drawing'):.3f}; {drawn:.0f} of {frames} frames "
+                  f"picture, terminal), of which drawing {per_frame('drawing'):.3f}; {drawn:.0f} of {frames} frames "
                   f"differed from the one before and were drawn.")
         if colour_counts:
             shown = ", ".join(f"{name} {count}" for name, count in colour_counts.items() if name != "frame")

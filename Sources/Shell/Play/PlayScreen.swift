@@ -17,8 +17,8 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
     private let clock: () -> ContinuousClock.Instant
     private var status = PlayStatusLine()
     private var cadence: DisplayCadence
-    /// Time the UI thread spent drawing frames, and how many were drawn (logged on exit).
-    private var renderTime = Duration.zero
+    /// UI-thread CPU spent drawing frames, and how many were drawn (logged on exit).
+    private var renderCPU = Duration.zero
     private var renderCount = 0
     private var needsRender = true
     /// An event other than a probe's answer reached the screen since the last full tick (a key,
@@ -204,16 +204,13 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
             needsRender = true
         }
         if needsRender && !session.isHeldByMenu {
-            // Timed by the monotonic clock, not the thread's CPU clock: that is a system call
-            // (two a frame were half a percent of a play run's CPU), this one is not, and while
-            // the link keeps up drawing never waits, so the two agree.
-            let before = ContinuousClock.now
+            let before = try? ThreadCPUTime.current()
             // A busy link skips the frame (needsRender stays set: the next tick draws the newest).
             if render(context: context, coreStatus: coreStatus, now: now, paced: true) {
                 needsRender = false
                 renderCount += 1
             }
-            renderTime += ContinuousClock.now - before
+            if let before, let after = try? ThreadCPUTime.current() { renderCPU += after - before }
         }
         let fps = min(max(coreStatus.avInfo?.framesPerSecond ?? 60, 30), 60)
         return cadence.timeUntilNextTick(now: now, period: .nanoseconds(Int64(1e9 / fps)))
@@ -363,14 +360,13 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
 
     /// One log line with where the CPU went (Bench/peer/compare.py reads it): the core thread's
     /// time (emulation, frame copies, pacing) and the UI thread's (input, picture, terminal),
-    /// the latter including start-up and the browser if it ran first; `drawing` is the time the
-    /// frames took to draw (see `tick`).
+    /// the latter including start-up and the browser if it ran first.
     private func logThreadCPU() {
         let coreStatus = session.thread.currentStatus
         guard let core = coreStatus.threadCPU, let ui = try? ThreadCPUTime.current() else { return }
         Log.info("cpu: frames=\(coreStatus.frameCount) core-thread=\(String(format: "%.4f", core.inSeconds)) "
                  + "ui-thread=\(String(format: "%.4f", ui.inSeconds)) drawn=\(renderCount) "
-                 + "drawing=\(String(format: "%.4f", renderTime.inSeconds))")
+                 + "drawing=\(String(format: "%.4f", renderCPU.inSeconds))")
     }
 
     func willSuspend() {
