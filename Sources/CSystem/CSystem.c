@@ -205,6 +205,24 @@ long long csystem_thread_cpu_nanoseconds(void)
     return (long long)now.tv_sec * 1000000000LL + now.tv_nsec;
 }
 
+int csystem_sleep_nanoseconds(long long nanoseconds)
+{
+    struct timespec deadline;
+    if (clock_gettime(CLOCK_MONOTONIC, &deadline) != 0)
+        return -1;
+    long long total = (long long)deadline.tv_nsec + (nanoseconds > 0 ? nanoseconds : 0);
+    deadline.tv_sec += (time_t)(total / 1000000000LL);
+    deadline.tv_nsec = (long)(total % 1000000000LL);
+    int result;
+    // An absolute deadline: a signal that interrupts the sleep does not make it any longer.
+    while ((result = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, NULL)) == EINTR) {}
+    if (result != 0) {
+        errno = result;
+        return -1;
+    }
+    return 0;
+}
+
 int csystem_window_pixels(int fd, uint16_t *width, uint16_t *height) {
     struct winsize size;
     if (ioctl(fd, TIOCGWINSZ, &size) != 0) return -1;

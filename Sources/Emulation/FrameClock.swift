@@ -1,4 +1,5 @@
 import Foundation
+import PhosphorKit
 import Synchronization
 
 /// The clock the core thread paces frames by: the monotonic clock and a real sleep, or in
@@ -10,7 +11,7 @@ public protocol FrameClock: Sendable {
     func sleep(until deadline: ContinuousClock.Instant)
 }
 
-/// The real one: `ContinuousClock` and `Thread.sleep`.
+/// The real one: `ContinuousClock` and `ThreadSleep`.
 public struct SystemFrameClock: FrameClock {
     public init() {}
 
@@ -18,7 +19,12 @@ public struct SystemFrameClock: FrameClock {
 
     public func sleep(until deadline: ContinuousClock.Instant) {
         let now = ContinuousClock.now
-        if deadline > now { Thread.sleep(forTimeInterval: (deadline - now).inSeconds) }
+        guard deadline > now else { return }
+        do {
+            try ThreadSleep.sleep(for: deadline - now)
+        } catch {
+            Thread.sleep(forTimeInterval: (deadline - now).inSeconds)
+        }
     }
 }
 

@@ -68,6 +68,9 @@ int csystem_duplicate(int fd);
 int csystem_replace(int fd, int target);
 /// CPU time the calling thread has used (CLOCK_THREAD_CPUTIME_ID), in nanoseconds; -1 on failure (errno set).
 long long csystem_thread_cpu_nanoseconds(void);
+/// Sleeps the calling thread for `nanoseconds` (clock_nanosleep to a CLOCK_MONOTONIC deadline,
+/// resumed after signals). Returns 0 or -1 with errno.
+int csystem_sleep_nanoseconds(long long nanoseconds);
 
 /// For commands without a terminal session (`phosphor add`): SIGINT and SIGTERM only set a flag
 /// that csystem_interrupt_requested reads, so a long job can stop cleanly between steps.
