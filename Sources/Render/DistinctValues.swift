@@ -94,8 +94,9 @@ struct DistinctValues {
     /// `noteSixteenBitPixels` between two resets. The run of the last colour is skipped two
     /// pixels to a compare, in a loop of its own; pixel art alternates two colours as often as it
     /// runs one, so the colour before the last needs no look-up either; and the table is walked
-    /// through a raw pointer with the count in a register (through `insert`, a colour change cost
-    /// twice as much: callgrind, where counting was half of a downscaled frame's drawing).
+    /// through a raw pointer with the count in a local (through `insert`, each colour change
+    /// reloaded the array and checked its bounds). Counting was over half of the downsampler's
+    /// instructions on a downscaled scrolling game (callgrind).
     mutating func noteThirtyTwoBitPixels(_ row: UnsafeRawPointer, count pixels: Int, previous: inout UInt32) {
         if isOverLimit { return }
         let limit = self.limit

@@ -88,8 +88,8 @@ struct GlyphPlanner: ~Copyable {
         let sizes = counts.pointer(capacity: count + 1)
         states[0] = State(colors: GlyphPlanner.colors(foreground: foreground, background: background), cost: 0, from: 0, choice: 0)
         sizes[0] = 1
-        // The layer being built: its first state and its size, kept in registers (a store to
-        // `sizes` per insert could alias the states and made every insert reload it).
+        // The sizes of the layer before and of the one being built are locals: kept in `sizes`
+        // alone, every insert stored and reloaded them (a store there could alias the states).
         var previousSize = 1
         for index in 0..<count {
             let step = steps[index]

@@ -364,7 +364,7 @@ public final class TerminalEncoder {
     /// Writes one planned step in the form the planner chose.
     @inline(__always)
     private func emit(_ planned: UnsafePointer<PlanStep>, row: Int, screen: UnsafePointer<ScreenCell>, output: inout ByteWriter) {
-        // Read in place: a copy of the step per call was a fifth of this function's work.
+        // Read in place: passed by value, all 72 bytes of the step were copied for every call.
         let step = planned.pointee
         switch step.kind {
         case .gap:
