@@ -119,19 +119,8 @@ struct DistinctValues {
                 if x < pixels && pixel(x) == last { x &+= 1 }
                 guard x < pixels else { break }
                 let next = pixel(x)
-                if next != other {
-                    var slot = Int((next &* 0x9E37_79B1) >> 22)
-                    while true {
-                        let held = table[slot]
-                        if held == next { break }
-                        if held == DistinctValues.empty {
-                            if found == limit { return (found, true) }
-                            table[slot] = next
-                            found &+= 1
-                            break
-                        }
-                        slot = (slot &+ 1) & 1023
-                    }
+                if next != other && DistinctValues.note(next, in: table, count: &found, limit: limit) == .overLimit {
+                    return (found, true)
                 }
                 other = last
                 last = next
@@ -148,17 +137,30 @@ struct DistinctValues {
     @inline(__always) @discardableResult
     mutating func insert(_ value: UInt32) -> Bool {
         if isOverLimit { return false }
+        var found = count
+        let outcome = slots.withUnsafeMutableBufferPointer { DistinctValues.note(value, in: $0.baseAddress!, count: &found, limit: limit) }
+        count = found
+        if outcome == .overLimit { isOverLimit = true }
+        return outcome == .added
+    }
+
+    private enum Outcome { case seen, added, overLimit }
+
+    /// The one look-up in the table (open addressing, `count` values in it): finds `value`, or
+    /// adds it when fewer than `limit` are held.
+    @inline(__always)
+    private static func note(_ value: UInt32, in table: UnsafeMutablePointer<UInt32>, count: inout Int, limit: Int) -> Outcome {
         var slot = Int((value &* 0x9E37_79B1) >> 22)
         while true {
-            let held = slots[slot]
-            if held == value { return false }
+            let held = table[slot]
+            if held == value { return .seen }
             if held == DistinctValues.empty {
-                guard count < limit else { isOverLimit = true; return false }
-                slots[slot] = value
-                count += 1
-                return true
+                guard count < limit else { return .overLimit }
+                table[slot] = value
+                count &+= 1
+                return .added
             }
-            slot = (slot + 1) & 1023
+            slot = (slot &+ 1) & 1023
         }
     }
 }

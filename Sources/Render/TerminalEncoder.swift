@@ -703,18 +703,23 @@ public final class TerminalEncoder {
         }
     }
 
-    /// `reduce` in 24-bit mode, where a colour's code is its value: no mode test per cell.
-    @inline(__always)
-    private static func reduceTrueColor(_ cell: Cell) -> ScreenCell {
-        let background = cell.background.rawValue
-        if cell.character == Cell.space || (cell.character == Cell.upperHalfBlock && cell.foreground.rawValue == background) {
-            return ScreenCell(character: Cell.space, foreground: TerminalEncoder.anyForeground, background: background)
-        }
-        return ScreenCell(character: cell.character, foreground: cell.foreground.rawValue, background: background)
-    }
-
+    /// A cell as the terminal will show it in the current colour mode.
     @inline(__always)
     private func reduce(_ cell: Cell) -> ScreenCell {
+        TerminalEncoder.reduce(cell) { code($0) }
+    }
+
+    /// `reduce` in 24-bit mode, where a colour's code is its value: no mode test per cell (the
+    /// row-shift search reduces every changed cell of a row).
+    @inline(__always)
+    private static func reduceTrueColor(_ cell: Cell) -> ScreenCell {
+        reduce(cell) { $0.rawValue }
+    }
+
+    /// `cell` with its colours turned into codes by `code`; a space, or a `▀` whose halves got the
+    /// same code, becomes a space (whose foreground nobody sees).
+    @inline(__always)
+    private static func reduce(_ cell: Cell, code: (RGBColor) -> UInt32) -> ScreenCell {
         let background = code(cell.background)
         if cell.character == Cell.space {
             return ScreenCell(character: Cell.space, foreground: TerminalEncoder.anyForeground, background: background)
