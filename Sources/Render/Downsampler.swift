@@ -47,7 +47,7 @@ public final class Downsampler {
         if let scale = layout.integerScale {
             drawReplicated(frame, source: source, at: layout.picture, scale: scale, on: &canvas)
         } else if options.snapsToFrameColors, layout.picture.width * 2 >= source.width, layout.picture.height * 2 >= source.height,
-                  drawNearestIfFewColors(frame, source: source, at: layout.picture, on: &canvas) {
+                  drawsNearest(frame, source: source, at: layout.picture, on: &canvas) {
             // Pixel art down to half size (each output pixel covers under two source pixels a
             // side): the nearest one keeps edges hard and colours exact, at a fraction of the
             // averaging cost. Photos and 3D scenes (many colours) are averaged.
@@ -55,6 +55,48 @@ public final class Downsampler {
             drawAveraged(frame, source: source, at: layout.picture, snapping: options.snapsToFrameColors, on: &canvas)
         }
         return layout
+    }
+
+    /// Frames between two colour counts of one placement: the frames in between reuse the last
+    /// answer. Counting every shown pixel was 60 % of the downsampler's instructions on a
+    /// downscaled scrolling game (perf annotate of `phosphor-bench render`), while a game moves
+    /// between pixel art and a many-coloured scene at a cut, not every frame: the filter follows
+    /// within `recountInterval - 1` frames (50 ms at 60 fps), and either filter draws any frame
+    /// faithfully (nearest sampling sharper, averaging smoother).
+    static let recountInterval = 4
+
+    /// One placement's last count: whether its frames had few enough colours for nearest
+    /// sampling, and how many more frames go by before the next count.
+    private struct FilterChoice {
+        let source: PixelRect
+        let picture: PixelRect
+        var nearest: Bool
+        var framesUntilCount: Int
+    }
+
+    /// The placements drawn lately (a DS frame has two; a handful at most, so a list).
+    private var filterChoices: [FilterChoice] = []
+
+    /// Draws by nearest sampling when this placement's frames have few colours (counted on
+    /// every `recountInterval`-th frame, the first one included); false (drawn partly or not at
+    /// all) when they have too many and the caller must average.
+    private func drawsNearest(_ frame: FrameSource, source: PixelRect, at picture: PixelRect, on canvas: inout CellCanvas) -> Bool {
+        guard let index = filterChoices.firstIndex(where: { $0.source == source && $0.picture == picture }) else {
+            if filterChoices.count >= 8 { filterChoices.removeFirst() }
+            let nearest = drawNearest(frame, source: source, at: picture, countingColors: true, on: &canvas)
+            filterChoices.append(FilterChoice(source: source, picture: picture, nearest: nearest,
+                                              framesUntilCount: Downsampler.recountInterval - 1))
+            return nearest
+        }
+        if filterChoices[index].framesUntilCount > 0 {
+            filterChoices[index].framesUntilCount -= 1
+            guard filterChoices[index].nearest else { return false }
+            return drawNearest(frame, source: source, at: picture, countingColors: false, on: &canvas)
+        }
+        let nearest = drawNearest(frame, source: source, at: picture, countingColors: true, on: &canvas)
+        filterChoices[index].nearest = nearest
+        filterChoices[index].framesUntilCount = Downsampler.recountInterval - 1
+        return nearest
     }
 
     private func weights(source: Int, output: Int) -> AxisWeights {
@@ -109,14 +151,15 @@ public final class Downsampler {
         }
     }
 
-    /// Nearest-neighbour sampling (output pixel (x, y) shows the source pixel under its centre)
-    /// if the rows it shows have at most `FramePalette.limit` colours; false, with the picture
-    /// partly drawn, at the first row that has one more. One pass: each sampled source row's
-    /// colours are counted on the raw pixel values (`PixelDecoder.noteColors`), and only the pixels the picture shows
-    /// are decoded, once per source row, then copied to the output rows that sample it. `draw`
-    /// has just filled the target, so every cell here is already a `▀` cell.
-    private func drawNearestIfFewColors(_ frame: FrameSource, source: PixelRect, at picture: PixelRect,
-                                        on canvas: inout CellCanvas) -> Bool {
+    /// Nearest-neighbour sampling (output pixel (x, y) shows the source pixel under its centre).
+    /// `countingColors`: only if the rows it shows have at most `FramePalette.limit` colours;
+    /// false, with the picture partly drawn, at the first row that has one more. One pass: each
+    /// sampled source row's colours are counted on the raw pixel values (`PixelDecoder.noteColors`),
+    /// and only the pixels the picture shows are decoded, once per source row, then copied to the
+    /// output rows that sample it. `draw` has just filled the target, so every cell here is
+    /// already a `▀` cell.
+    private func drawNearest(_ frame: FrameSource, source: PixelRect, at picture: PixelRect, countingColors: Bool,
+                             on canvas: inout CellCanvas) -> Bool {
         rawColors.reset()
         let decoder = decoder(for: frame.format)
         let row = rowBuffer.pointer(capacity: picture.width)
@@ -138,8 +181,10 @@ public final class Downsampler {
                 // draws, and a photo or 3D scene has its many colours in those rows too.
                 guard outputY < picture.height && sourceRow(ofOutputRow: outputY) == sourceY else { continue }
                 let start = Downsampler.rowStart(frame, source: source, row: sourceY)
-                decoder.noteColors(start, count: source.width, previous: &previous, in: &rawColors)
-                if rawColors.isOverLimit { return false }
+                if countingColors {
+                    decoder.noteColors(start, count: source.width, previous: &previous, in: &rawColors)
+                    if rawColors.isOverLimit { return false }
+                }
                 let first = outputY
                 while outputY < picture.height && sourceRow(ofOutputRow: outputY) == sourceY { outputY += 1 }
                 if outputY - first == 1 {

@@ -1,6 +1,6 @@
 import TestSupport
 import PhosphorKit
-import Render
+@testable import Render
 import XCTest
 
 final class DownsamplerTests: XCTestCase {
@@ -240,6 +240,64 @@ final class FrameColorSnappingTests: XCTestCase {
         XCTAssertEqual(try draw(frame, columns: 30, rows: 12, snapping: true).cells, averaged.cells)
         // Not what nearest sampling shows (the 16 colours and 60 of the new ones at most): blends.
         XCTAssertGreaterThan(colors(in: averaged).count, 76)
+    }
+
+    /// The colours are counted on every `recountInterval`-th frame of a placement: a cut from
+    /// pixel art to a many-coloured scene is still sampled for the frames in between, then averaged.
+    func testTheFilterFollowsACutToManyColoursAtTheNextCount() throws {
+        var generator = SeededGenerator(seed: 6)
+        let few = TestFrame.random(width: 40, height: 30, paletteSize: 16, using: &generator)
+        let manyColors = randomColors(count: 40 * 30, paletteSize: 200, using: &generator)
+        let many = TestFrame(width: 40, height: 30, colors: manyColors)
+        let shownColors = Set(manyColors.map { RGBColor(rawValue: $0) } + [ScalingOptions().barColor])
+        let downsampler = Downsampler()
+        func drawn(_ frame: TestFrame) throws -> CellCanvas {
+            var canvas = CellCanvas(columns: 30, rows: 12)
+            try frame.withSource { source in
+                downsampler.draw(source, from: source.bounds, into: canvas.bounds, on: &canvas,
+                                 options: ScalingOptions(snapsToFrameColors: true))
+            }
+            return canvas
+        }
+        let averaged = try draw(many, columns: 30, rows: 12, snapping: false)
+        XCTAssertEqual(try drawn(few).cells, try draw(few, columns: 30, rows: 12, snapping: true).cells)
+        for frame in 1..<Downsampler.recountInterval {
+            let canvas = try drawn(many)
+            XCTAssertNotEqual(canvas.cells, averaged.cells, "frame \(frame) reuses the count: nearest sampling")
+            XCTAssertTrue(colors(in: canvas).isSubset(of: shownColors), "frame \(frame): only the frame's own colours")
+        }
+        XCTAssertEqual(try drawn(many).cells, averaged.cells, "the next count finds too many colours")
+        XCTAssertEqual(try drawn(many).cells, averaged.cells)
+    }
+
+    private func randomColors(count: Int, paletteSize: Int, using generator: inout SeededGenerator) -> [UInt32] {
+        let palette = (0..<paletteSize).map { _ in UInt32.random(in: 0...0xFF_FFFF, using: &generator) }
+        return (0..<count).map { _ in palette[Int.random(in: 0..<paletteSize, using: &generator)] }
+    }
+
+    /// Two placements (a DS frame's screens) keep their own counts: drawn in turn, each is drawn
+    /// as a fresh downsampler draws it.
+    func testEachPlacementKeepsItsOwnFilter() throws {
+        var generator = SeededGenerator(seed: 7)
+        let top = randomColors(count: 40 * 30, paletteSize: 16, using: &generator)
+        let bottom = randomColors(count: 40 * 30, paletteSize: 200, using: &generator)
+        let frame = TestFrame(width: 40, height: 60, colors: top + bottom)
+        let halves = [PixelRect(x: 0, y: 0, width: 40, height: 30), PixelRect(x: 0, y: 30, width: 40, height: 30)]
+        func drawn(_ half: PixelRect, by downsampler: Downsampler) throws -> CellCanvas {
+            var canvas = CellCanvas(columns: 30, rows: 12)
+            try frame.withSource { source in
+                downsampler.draw(source, from: half, into: canvas.bounds, on: &canvas, options: ScalingOptions(snapsToFrameColors: true))
+            }
+            return canvas
+        }
+        let expected = try halves.map { try drawn($0, by: Downsampler()) }
+        XCTAssertNotEqual(expected[0].cells, expected[1].cells)
+        let downsampler = Downsampler()
+        for turn in 0..<(2 * Downsampler.recountInterval + 1) {
+            for (index, half) in halves.enumerated() {
+                XCTAssertEqual(try drawn(half, by: downsampler).cells, expected[index].cells, "turn \(turn), screen \(index)")
+            }
+        }
     }
 
     func testDownToHalfSizeEachPixelIsTheSourcePixelUnderItsCentre() throws {
