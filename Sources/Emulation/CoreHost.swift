@@ -363,7 +363,10 @@ public final class CoreHost: EmulatorCore {
     fileprivate func poll() {
         for port in 0..<InputState.portCount {
             polledMasks[port] = connections.input.mask(port: port)
-            polledSticks[port] = AnalogStick.allCases.map { connections.input.stick($0, port: port) }
+            // In place: `allCases.map` built a new array per port, and some cores (gambatte)
+            // poll several times a frame.
+            polledSticks[port][AnalogStick.left.rawValue] = connections.input.stick(.left, port: port)
+            polledSticks[port][AnalogStick.right.rawValue] = connections.input.stick(.right, port: port)
         }
         polledPointer = connections.input.pointerState()
     }

@@ -142,7 +142,12 @@ final class PlayPicture {
             renderer.invalidate()
         }
         let background = RGBColor(rawValue: content.skin.background.rgb)
-        renderer.beginFrame(columns: columns, rows: rows, background: background)
+        let surroundings = content.tooSmallMessage == nil ? Surroundings(content, columns: columns, rows: rows, drawsScreens: content.frame != nil && !drawsPixels) : nil
+        let keepsSurroundings = surroundings != nil && surroundings == keptSurroundings
+            && keptLegend.elementsEqual(content.legend, by: { $0.label == $1.label && $0.keys == $1.keys })
+        if !keepsSurroundings {
+            renderer.beginFrame(columns: columns, rows: rows, background: background)
+        }
         if let message = content.tooSmallMessage {
             // The window is small by definition: one clause per line, cut to the width (text that
             // doesn't fit is not drawn at all).
@@ -154,10 +159,15 @@ final class PlayPicture {
                                  background: background)
             }
         } else {
+            // The screens fill their cells themselves; the borders and the legend are around them.
             if let frame = content.frame, !drawsPixels { drawScreens(frame, content) }
-            drawBorders(content)
-            drawLegend(content)
+            if !keepsSurroundings {
+                drawBorders(content)
+                drawLegend(content)
+            }
         }
+        keptSurroundings = surroundings
+        keptLegend = surroundings == nil ? [] : content.legend
         drawStatus(content, columns: columns)
         var output: [UInt8] = []
         swap(&output, &spareBytes)
@@ -175,6 +185,37 @@ final class PlayPicture {
         }
         return output
     }
+
+    /// What the cells around the screens were drawn from: the canvas's size, the layout, the
+    /// skin's colours, whether the screens are drawn (the legend's entries are kept beside it). While they stay the same the
+    /// canvas keeps those cells from one frame to the next, and only the screens and the status
+    /// bar are drawn again: clearing every cell and drawing the legend's text and the borders
+    /// each frame was 6 % of drawing a frame at 120x50 (perf of a play run).
+    private struct Surroundings: Equatable {
+        var columns: Int
+        var rows: Int
+        var layout: SkinLayout
+        var background: SkinColor
+        var border: SkinBorder
+        var legendStyle: SkinLegend?
+        /// The screens' cells are drawn over every frame only when the text layer shows a picture
+        /// (with pixels, or before the first frame, they are left clear).
+        var drawsScreens: Bool
+
+        init(_ content: Content, columns: Int, rows: Int, drawsScreens: Bool) {
+            self.columns = columns
+            self.rows = rows
+            self.drawsScreens = drawsScreens
+            layout = content.layout
+            background = content.skin.background
+            border = content.skin.border
+            legendStyle = content.skin.legend
+        }
+    }
+
+    /// The surroundings the canvas holds (nil: none; the next frame clears it first).
+    private var keptSurroundings: Surroundings?
+    private var keptLegend: [(label: String, keys: [String])] = []
 
     private func drawScreens(_ frame: VideoFrame, _ content: Content) {
         frame.pixels.withUnsafeBytes { bytes in
