@@ -45,6 +45,9 @@ public final class TerminalEncoder {
     /// by 1–3 cells (a scrolling game) is shifted in place and only what is new is written.
     /// Off unless the terminal said so (terminfo `dch` and `ich`).
     @exclusivity(unchecked) public var shiftsRows = false
+    /// Each row's cell forms are chosen for the fewest bytes over the whole row (`GlyphPlanner.plan`);
+    /// false: cell by cell (`planGreedily`), for less CPU and a few percent more bytes.
+    @exclusivity(unchecked) public var plansRows = true
     /// In 24-bit mode, send a colour that is exactly an xterm palette entry 16–255 as `38;5;n`
     /// (8–10 bytes shorter). Entries 0–15 are never used: users recolour those.
     @exclusivity(unchecked) public var usesExactPaletteIndices = true {
@@ -254,7 +257,11 @@ public final class TerminalEncoder {
         moveCursor(toRow: row, column: firstColumn, screen: screen, output: &output)
         stepsPlanned &+= count
         for index in 0..<count { finishCosts(&steps[index]) }
-        planner.plan(steps, count: count, foreground: currentForeground, background: currentBackground)
+        if plansRows {
+            planner.plan(steps, count: count, foreground: currentForeground, background: currentBackground)
+        } else {
+            planner.planGreedily(steps, count: count, foreground: currentForeground, background: currentBackground)
+        }
         for index in 0..<count { emit(steps + index, row: row, screen: screen + rowStart, output: &output) }
         cursorColumn = end
         if cursorColumn >= width {

@@ -201,6 +201,16 @@ public struct LinkPacer: Sendable {
         return bytesInFlight + lastFrameBytes <= budget
     }
 
+    /// Whether bytes are cheap on this link: it answers at once (the last `quickAnswersForFewerProbes`
+    /// answers each within `quickAnswer`: a terminal on this machine or a quick network), and
+    /// it took every frame in the last second at full colour. The picture may then spend less
+    /// CPU for a few more bytes (`TerminalEncoder.plansRows` off); anywhere else, or before
+    /// anything is known, bytes come first.
+    public var bytesAreCheap: Bool {
+        isEnabled && !terminalIgnoresProbes && quickAnswersInARow >= LinkPacer.quickAnswersForFewerProbes
+            && !stats.isLimited && colorReduction == .none
+    }
+
     /// Whether the next frame's bytes should be followed by `probe` (ask once per frame, just
     /// before `didWriteFrame`: the answer depends on what is in flight).
     public var wantsProbe: Bool {

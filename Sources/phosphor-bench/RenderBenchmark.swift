@@ -26,12 +26,16 @@ struct RenderBenchmark {
     /// Configure the encoder as the play screen does on xterm-256color with its palette answered
     /// (REP, DCH/ICH row shifts, the 71 redefinable palette entries), not with its defaults.
     var likePlay = false
+    /// With `likePlay`: rows planned for the fewest bytes, as over a link that limits the picture
+    /// (else cell by cell, as on a terminal that takes every byte at once: `LinkPacer.bytesAreCheap`).
+    var bytesFirst = false
 
     func run(scene: String, frames: [RawFrameFile], columns: Int, rows: Int) throws -> Result {
         let renderer = FrameRenderer(colorMode: colorMode, synchronizedOutput: false)
         if likePlay {
             renderer.encoder.repeatsCharacters = true
             renderer.encoder.shiftsRows = true
+            renderer.encoder.plansRows = bytesFirst
             let entries = (16...24).map(UInt8.init) + (26...87).map(UInt8.init)
             renderer.encoder.paletteSlots = PaletteSlots(indices: entries, restoreBytes: [])
         }

@@ -7,7 +7,7 @@ import Render
 //   phosphor-bench make-scroll DIR [FRAMES]    write the synthetic scrolling scene (default 120 frames)
 //   phosphor-bench make-static DIR [FRAMES]    write one still picture repeated (default 60 frames)
 //   phosphor-bench render [--color 24bit|256|16] [--passes N] [--sizes 128x60,256x120]
-//                         [--chafa RESULTS.tsv] DIR...
+//                         [--like-play [--bytes-first]] [--chafa RESULTS.tsv] DIR...
 //       renders every frame directory at every canvas size and prints a Markdown table;
 //       with --chafa, chafa_bench's results (same directories) go in the columns beside ours.
 //   phosphor-bench pixels [--passes N] [--scales 1,3] [--external RESULTS.tsv] DIR...
@@ -57,6 +57,7 @@ func runRender(_ arguments: [String]) throws {
     var sizes = [(128, 60), (256, 120)]
     var chafaPath: String?
     var likePlay = false
+    var bytesFirst = false
     var directories: [String] = []
     var iterator = arguments.makeIterator()
     while let argument = iterator.next() {
@@ -78,15 +79,19 @@ func runRender(_ arguments: [String]) throws {
             chafaPath = iterator.next()
         case "--like-play":
             likePlay = true
+        case "--bytes-first":
+            bytesFirst = true
         default:
             directories.append(argument)
         }
     }
     guard !directories.isEmpty else { throw UsageError(description: "render needs at least one frame directory") }
     let chafa = try chafaPath.map(loadChafaResults) ?? [:]
-    let benchmark = RenderBenchmark(colorMode: colorMode, passes: passes, likePlay: likePlay)
+    let benchmark = RenderBenchmark(colorMode: colorMode, passes: passes, likePlay: likePlay, bytesFirst: bytesFirst)
 
-    let settings = likePlay ? ", encoder as in play on xterm (REP, row shifts, 71 palette entries)" : ""
+    let plan = bytesFirst ? "rows planned for the fewest bytes, as on a link that limits the picture"
+        : "cells chosen one by one, as on a terminal that takes every byte at once"
+    let settings = likePlay ? ", encoder as in play on xterm (REP, row shifts, 71 palette entries; \(plan))" : ""
     print("Render benchmark: \(colorMode.rawValue) colour\(settings), \(passes) passes; time = convert + downsample + diff + encode per frame.")
     print("")
     print("| scene | canvas | Phosphor µs/frame | chafa µs/frame | speed-up | Phosphor bytes, 1st frame | Phosphor bytes/frame after | Phosphor full-redraw bytes | chafa bytes/frame |")

@@ -56,6 +56,7 @@ final class TerminalEncoderTests: XCTestCase {
                 encoder.repeatsCharacters = Bool.random(using: &generator)
                 encoder.shiftsRows = Bool.random(using: &generator)
                 encoder.fullBlockFillsCell = Bool.random(using: &generator)
+                encoder.plansRows = Bool.random(using: &generator)
                 let terminal = VirtualTerminal(columns: columns, rows: rows)
                 var canvas = try randomCanvas(columns: columns, rows: rows, using: &generator)
                 var bytes: [UInt8] = []

@@ -74,6 +74,28 @@ final class PlayPictureSurroundingsTests: XCTestCase {
         XCTAssertGreaterThan(kept, 3, "most steps keep their surroundings")
     }
 
+    /// Rows are planned for the fewest bytes until the link has shown it takes every byte at
+    /// once, and again as soon as an answer comes late.
+    func testRowsArePlannedForBytesUnlessTheLinkAnswersAtOnce() {
+        let picture = PlayPicture(colorMode: .trueColor, integerScale: true, synchronizedOutput: false)
+        let legend: [(label: String, keys: [String])] = [("A", ["x"])]
+        var now = ContinuousClock.now
+        var planned: [Bool] = []
+        func draw(_ shift: Int, answerAfter: Duration) {
+            let content = content(frame(shift: shift), columns: 120, rows: 50, legend: legend, status: "GBC")
+            XCTAssertNotNil(picture.renderPaced(content, columns: 120, rows: 50, now: now))
+            planned.append(picture.renderer.encoder.plansRows)
+            if picture.pacer.framesInFlight > 0 { picture.pacer.replyReceived(now: now + answerAfter) }
+            now += .milliseconds(16)
+        }
+        for shift in 0..<6 { draw(shift, answerAfter: .microseconds(300)) }
+        XCTAssertEqual(planned, [true, true, true, true, false, false])
+        while picture.pacer.framesInFlight == 0 && !picture.pacer.wantsProbe { draw(planned.count, answerAfter: .microseconds(300)) }
+        draw(planned.count, answerAfter: .milliseconds(40))
+        draw(planned.count, answerAfter: .milliseconds(40))
+        XCTAssertEqual(planned.last, true, "a late answer: bytes first again")
+    }
+
     func testShowingPixelsClearsTheScreensCells() {
         let picture = PlayPicture(colorMode: .trueColor, integerScale: true, synchronizedOutput: false)
         let legend: [(label: String, keys: [String])] = [("A", ["x"])]

@@ -320,6 +320,37 @@ final class LinkPacerTests: XCTestCase {
         for _ in 0..<6 { XCTAssertTrue(frame(answerAfter: .milliseconds(30)), "a probe on every frame again") }
     }
 
+    /// Bytes are cheap only on a link known to take them at once: not before four quick answers,
+    /// not after a late one, not on a link that limits the picture, not with pacing off.
+    func testBytesAreCheapOnlyOnALinkThatAnswersAtOnce() {
+        var pacer = LinkPacer()
+        var now = ContinuousClock.now
+        func frame(answerAfter: Duration) {
+            XCTAssertTrue(pacer.mayWriteFrame(now: now))
+            let probed = pacer.wantsProbe
+            pacer.didWriteFrame(bytes: 1000, now: now)
+            if probed { pacer.replyReceived(now: now + answerAfter) }
+            now += .milliseconds(16)
+        }
+        XCTAssertFalse(pacer.bytesAreCheap, "nothing known yet")
+        for _ in 0..<3 { frame(answerAfter: .microseconds(200)) }
+        XCTAssertFalse(pacer.bytesAreCheap)
+        frame(answerAfter: .microseconds(200))
+        XCTAssertTrue(pacer.bytesAreCheap)
+        for _ in 0..<8 { frame(answerAfter: .microseconds(200)) }
+        XCTAssertTrue(pacer.bytesAreCheap)
+        while !pacer.wantsProbe { frame(answerAfter: .microseconds(200)) }
+        frame(answerAfter: .milliseconds(30))
+        XCTAssertFalse(pacer.bytesAreCheap, "a late answer: the link may be remote")
+        XCTAssertFalse(LinkPacer(isEnabled: false).bytesAreCheap, "pacing off: nothing is known")
+
+        let start = ContinuousClock.now
+        var link = SimulatedLink(bytesPerSecond: 250_000, roundTrip: .milliseconds(2), start: start)
+        let (limited, _) = run(&link, frameBytes: 13_800, seconds: 3, start: start)
+        XCTAssertTrue(limited.stats.isLimited)
+        XCTAssertFalse(limited.bytesAreCheap, "a link that limits the picture")
+    }
+
     /// On a simulated link with no latency that each frame keeps busy 3 ms (a terminal on this
     /// machine reading the picture), the fewer probes still never let frames pile up.
     func testFewerProbesOnAFastLinkStillQueueNothing() {

@@ -76,6 +76,9 @@ final class PlayPicture {
             return nil
         }
         applyColorMode()
+        // Rows planned for the fewest bytes cost a fifth of drawing (`phosphor-bench render`):
+        // worth it where the link is the limit, not where it takes every byte at once.
+        renderer.encoder.plansRows = !pacer.bytesAreCheap
         var bytes = render(content, columns: columns, rows: rows)
         guard !bytes.isEmpty else { return bytes }
         if pacer.wantsProbe { bytes += LinkPacer.probe }
