@@ -5,8 +5,8 @@ import Render
 /// `phosphor-bench encoder-steps`: the bytes per frame of consecutive game frames as each of
 /// the encoder's choices is switched on in turn, so each step's saving is measured on its own:
 /// changed cells with `▀` and spaces only, then `▄`/`█`, exact palette indices, REP, DCH/ICH
-/// row shifts, then what xterm pays for its short `█`; and at a downscaled size, snapping to the
-/// frame's colours off and on.
+/// row shifts, then what xterm pays for its short `█` and what choosing each cell's form on its
+/// own costs; and at a downscaled size, snapping to the frame's colours off and on.
 struct EncoderSteps {
     struct Step {
         var name: String
@@ -39,6 +39,16 @@ struct EncoderSteps {
             encoder.repeatsCharacters = true
             encoder.shiftsRows = true
             encoder.fullBlockFillsCell = false
+        }
+    }
+
+    /// What a terminal that takes every byte at once gets (`LinkPacer.bytesAreCheap`): every step
+    /// on, but each cell's form chosen on its own rather than planned for the whole row.
+    static var cellByCellStep: Step {
+        Step(name: "all steps, each cell's form chosen alone (a link that takes every byte at once)") { encoder in
+            encoder.repeatsCharacters = true
+            encoder.shiftsRows = true
+            encoder.plansRows = false
         }
     }
 
@@ -80,7 +90,7 @@ struct EncoderSteps {
         print("| step | bytes/frame at \(columns)×\(rows) (1:1) | vs the first |")
         print("|---|--:|--:|")
         var baseline = 0.0
-        for step in steps + [xtermStep] {
+        for step in steps + [xtermStep, cellByCellStep] {
             let bytes = try measure(frames, columns: columns, rows: rows, step: step).bytes
             if baseline == 0 { baseline = bytes }
             print("| \(step.name) | \(Int(bytes)) | \(String(format: "%.2f", bytes / baseline)) |")
