@@ -48,6 +48,11 @@ public final class TerminalEncoder {
     /// Each row's cell forms are chosen for the fewest bytes over the whole row (`GlyphPlanner.plan`);
     /// false: cell by cell (`planGreedily`), for less CPU and a few percent more bytes.
     @exclusivity(unchecked) public var plansRows = true
+    /// A row's shift search tries the distance that row shifted by last first, and takes it when
+    /// it gains enough (a scrolling game moves the same rows by the same distance frame after
+    /// frame); false: every distance is tried, for the best. Set with `plansRows` off: where
+    /// bytes are cheap, the search's other distances cost more CPU than the bytes they might save.
+    @exclusivity(unchecked) public var triesLastShiftFirst = false
     /// In 24-bit mode, send a colour that is exactly an xterm palette entry 16–255 as `38;5;n`
     /// (8–10 bytes shorter). Entries 0–15 are never used: users recolour those.
     @exclusivity(unchecked) public var usesExactPaletteIndices = true {
@@ -151,6 +156,7 @@ public final class TerminalEncoder {
             columns = canvas.columns
             rows = canvas.rows
             lastCanvas = [Cell](repeating: TerminalEncoder.unknownCell, count: columns * rows)
+            lastShifts = [Int8](repeating: 0, count: rows)
             let blank = ScreenCell(character: TerminalEncoder.unknown, foreground: TerminalEncoder.unknown,
                                    background: TerminalEncoder.unknown)
             screen = [ScreenCell](repeating: blank, count: columns * rows)
@@ -552,6 +558,9 @@ public final class TerminalEncoder {
         var distance: Int
     }
 
+    /// Each row's last shift distance (0: none), for `triesLastShiftFirst`.
+    @exclusivity(unchecked) private var lastShifts: [Int8] = []
+
     /// One row's reduced cells, for `rowShift` (a raw buffer: this runs for every changed row of
     /// every frame, and an array property pays for exclusivity and uniqueness checks per cell).
     @exclusivity(unchecked) private var rowScratch = ScratchBuffer<ScreenCell>()
@@ -599,7 +608,9 @@ public final class TerminalEncoder {
         } else {
             for x in start..<end { reduced[x] = reduce(rowCells[x]) }
         }
-        let best = TerminalEncoder.bestDistance(start: start, end: end, reduced: reduced, shown: shown)
+        let hint = triesLastShiftFirst ? Int(lastShifts.withUnsafeBufferPointer { $0[row] }) : 0
+        let best = TerminalEncoder.bestDistance(start: start, end: end, reduced: reduced, shown: shown, tryingFirst: hint)
+        lastShifts.withUnsafeMutableBufferPointer { $0[row] = Int8(truncatingIfNeeded: best) }
         return RowScan(changed: start..<end, shift: best == 0 ? nil : RowShift(start: start, end: end, distance: best),
                        reduced: UnsafePointer(reduced))
     }
@@ -608,31 +619,44 @@ public final class TerminalEncoder {
     /// gains enough: a cell is right when `reduced[x]` equals `shown[x + distance]`. The first
     /// distance with the most matches wins. A distance is given up as soon as it can no longer
     /// beat both the best so far and that threshold (same answer as counting every cell, at a
-    /// fraction of the comparisons on rows no shift explains).
+    /// fraction of the comparisons on rows no shift explains). `tryingFirst` (not 0): that
+    /// distance is counted first and taken if it gains enough, without trying the others.
     @inline(__always)
     private static func bestDistance(start: Int, end: Int, reduced: UnsafePointer<ScreenCell>,
-                                     shown: UnsafePointer<ScreenCell>) -> Int {
+                                     shown: UnsafePointer<ScreenCell>, tryingFirst hint: Int) -> Int {
         let unshifted = countSame(reduced + start, shown + start, count: end &- start)
         let enough = unshifted + TerminalEncoder.minimumGain
+        if hint != 0 && matches(distance: hint, start: start, end: end, reduced: reduced, shown: shown, needed: enough) >= enough {
+            return hint
+        }
         var best = 0, bestMatches = unshifted
         for distance in TerminalEncoder.shiftDistances {
             let needed = max(bestMatches + 1, enough)
-            let from = max(start, start - distance), to = min(end, end - distance)
-            guard to - from >= needed else { continue }
-            var matches = 0
-            var x = from
-            while x < to {
-                let chunk = min(to &- x, 16)
-                matches &+= countSame(reduced + x, shown + (x &+ distance), count: chunk)
-                x &+= chunk
-                if matches &+ (to &- x) < needed { break }
-            }
-            if matches >= needed {
+            let found = matches(distance: distance, start: start, end: end, reduced: reduced, shown: shown, needed: needed)
+            if found >= needed {
                 best = distance
-                bestMatches = matches
+                bestMatches = found
             }
         }
         return best
+    }
+
+    /// How many cells of `start..<end` a shift by `distance` leaves right, counted until it is
+    /// clear they cannot reach `needed` (then fewer than `needed`).
+    @inline(__always)
+    private static func matches(distance: Int, start: Int, end: Int, reduced: UnsafePointer<ScreenCell>,
+                                shown: UnsafePointer<ScreenCell>, needed: Int) -> Int {
+        let from = max(start, start - distance), to = min(end, end - distance)
+        guard to - from >= needed else { return 0 }
+        var matches = 0
+        var x = from
+        while x < to {
+            let chunk = min(to &- x, 16)
+            matches &+= countSame(reduced + x, shown + (x &+ distance), count: chunk)
+            x &+= chunk
+            if matches &+ (to &- x) < needed { break }
+        }
+        return matches
     }
 
     /// How many of `count` cell pairs are equal, without a branch per cell: the shift search

@@ -43,12 +43,14 @@ struct EncoderSteps {
     }
 
     /// What a terminal that takes every byte at once gets (`LinkPacer.bytesAreCheap`): every step
-    /// on, but each cell's form chosen on its own rather than planned for the whole row.
+    /// on, but each cell's form chosen on its own rather than planned for the whole row, and a
+    /// row's last shift taken again when it gains enough.
     static var cellByCellStep: Step {
-        Step(name: "all steps, each cell's form chosen alone (a link that takes every byte at once)") { encoder in
+        Step(name: "all steps, each cell's form chosen alone, the last shift tried first (a link that takes every byte at once)") { encoder in
             encoder.repeatsCharacters = true
             encoder.shiftsRows = true
             encoder.plansRows = false
+            encoder.triesLastShiftFirst = true
         }
     }
 

@@ -36,6 +36,7 @@ struct RenderBenchmark {
             renderer.encoder.repeatsCharacters = true
             renderer.encoder.shiftsRows = true
             renderer.encoder.plansRows = bytesFirst
+            renderer.encoder.triesLastShiftFirst = !bytesFirst
             let entries = (16...24).map(UInt8.init) + (26...87).map(UInt8.init)
             renderer.encoder.paletteSlots = PaletteSlots(indices: entries, restoreBytes: [])
         }

@@ -90,7 +90,7 @@ func runRender(_ arguments: [String]) throws {
     let benchmark = RenderBenchmark(colorMode: colorMode, passes: passes, likePlay: likePlay, bytesFirst: bytesFirst)
 
     let plan = bytesFirst ? "rows planned for the fewest bytes, as on a link that limits the picture"
-        : "cells chosen one by one, as on a terminal that takes every byte at once"
+        : "cells chosen one by one and each row's last shift tried first, as on a terminal that takes every byte at once"
     let settings = likePlay ? ", encoder as in play on xterm (REP, row shifts, 71 palette entries; \(plan))" : ""
     print("Render benchmark: \(colorMode.rawValue) colour\(settings), \(passes) passes; time = convert + downsample + diff + encode per frame.")
     print("")

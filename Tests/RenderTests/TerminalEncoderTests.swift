@@ -57,6 +57,7 @@ final class TerminalEncoderTests: XCTestCase {
                 encoder.shiftsRows = Bool.random(using: &generator)
                 encoder.fullBlockFillsCell = Bool.random(using: &generator)
                 encoder.plansRows = Bool.random(using: &generator)
+                encoder.triesLastShiftFirst = Bool.random(using: &generator)
                 let terminal = VirtualTerminal(columns: columns, rows: rows)
                 var canvas = try randomCanvas(columns: columns, rows: rows, using: &generator)
                 var bytes: [UInt8] = []
@@ -285,6 +286,41 @@ final class TerminalEncoderTests: XCTestCase {
         var short = CellCanvas(columns: 3, rows: 1, background: a)
         short.put(Cell(top: b, bottom: a), column: 0, row: 0)
         XCTAssertFalse(try encodeChecked(short, repeats: true).text.contains("b"))
+    }
+
+    /// Trying each row's last shift first: while the scroll goes on it is taken (the same bytes
+    /// as trying every distance), and when the game turns round the others are tried again.
+    func testTheLastShiftIsTriedFirstAndTheOthersWhenItNoLongerFits() throws {
+        var generator = SeededGenerator(seed: 13)
+        let palette = (0..<12).map { _ in RGBColor(rawValue: UInt32.random(in: 0...0xFF_FFFF, using: &generator)) }
+        let world = (0..<(200 * 16)).map { _ in palette.randomElement(using: &generator)! }
+        func frame(scroll: Int) -> CellCanvas {
+            var canvas = CellCanvas(columns: 80, rows: 8, background: RGBColor(rawValue: 0x202020))
+            for y in 0..<16 {
+                for x in 0..<60 { canvas.setPixel(x: 5 + x, y: y, to: world[y * 200 + (x + scroll + 200) % 200]) }
+            }
+            return canvas
+        }
+        let hinted = TerminalEncoder(colorMode: .trueColor, synchronizedOutput: false)
+        hinted.shiftsRows = true
+        hinted.triesLastShiftFirst = true
+        let exhaustive = TerminalEncoder(colorMode: .trueColor, synchronizedOutput: false)
+        exhaustive.shiftsRows = true
+        let terminal = VirtualTerminal(columns: 80, rows: 8)
+        var bytes: [UInt8] = [], reference: [UInt8] = []
+        for (step, scroll) in [10, 11, 12, 13, 11, 9, 7].enumerated() {
+            bytes.removeAll()
+            reference.removeAll()
+            hinted.encode(frame(scroll: scroll), into: &bytes)
+            exhaustive.encode(frame(scroll: scroll), into: &reference)
+            try terminal.feed(bytes)
+            assertScreen(terminal, shows: frame(scroll: scroll), mode: .trueColor, "step \(step)")
+            XCTAssertEqual(bytes, reference, "step \(step): the same shifts either way")
+            if step == 4 {
+                // Turned round by two: the last shift (1) no longer fits, and two to the right is found.
+                XCTAssertTrue(String(decoding: bytes, as: UTF8.self).contains("\u{1B}[2@"), "step 4")
+            }
+        }
     }
 
     func testAScrolledPictureShiftsRowsAndWritesOnlyTheNewColumn() throws {

@@ -85,6 +85,7 @@ final class PlayPictureSurroundingsTests: XCTestCase {
             let content = content(frame(shift: shift), columns: 120, rows: 50, legend: legend, status: "GBC")
             XCTAssertNotNil(picture.renderPaced(content, columns: 120, rows: 50, now: now))
             planned.append(picture.renderer.encoder.plansRows)
+            XCTAssertEqual(picture.renderer.encoder.triesLastShiftFirst, !picture.renderer.encoder.plansRows)
             if picture.pacer.framesInFlight > 0 { picture.pacer.replyReceived(now: now + answerAfter) }
             now += .milliseconds(16)
         }

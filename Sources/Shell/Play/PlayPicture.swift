@@ -76,9 +76,12 @@ final class PlayPicture {
             return nil
         }
         applyColorMode()
-        // Rows planned for the fewest bytes cost a fifth of drawing (`phosphor-bench render`):
-        // worth it where the link is the limit, not where it takes every byte at once.
-        renderer.encoder.plansRows = !pacer.bytesAreCheap
+        // Rows planned for the fewest bytes, and every shift tried, cost a third of drawing
+        // (`phosphor-bench render`): worth it where the link is the limit, not where it takes
+        // every byte at once.
+        let bytesAreCheap = pacer.bytesAreCheap
+        renderer.encoder.plansRows = !bytesAreCheap
+        renderer.encoder.triesLastShiftFirst = bytesAreCheap
         var bytes = render(content, columns: columns, rows: rows)
         guard !bytes.isEmpty else { return bytes }
         if pacer.wantsProbe { bytes += LinkPacer.probe }
