@@ -200,7 +200,14 @@ if [ -x "$barecore" ] && python3 Bench/headless/record_frames.py --barecore "$ba
         --no-buttons --extra scene,gambatte_libretro.so,Bench/gbc-scene/phosphor-scene.gbc "$work/scene-frames" \
         >/dev/null 2>"$work/scene-frames.log" &&
     swift build -c release --static-swift-stdlib --product phosphor-bench >&2; then
-    section_run encoder-steps "$(swift build -c release --static-swift-stdlib --show-bin-path)/phosphor-bench" encoder-steps "$work/scene-frames/scene"
+    scene_bench="$(swift build -c release --static-swift-stdlib --show-bin-path)/phosphor-bench"
+    section_run encoder-steps "$scene_bench" encoder-steps "$work/scene-frames/scene"
+    # The same frames through the encoder set up as in play: back to back, then with a frame's
+    # sleep before each as the play screen's thread has (its `drawing=` figure is the paced one).
+    say "" "### The renderer as in play on the same frames: back to back, and paced at 1x" ""
+    section_run render-like-play "$scene_bench" render --like-play --passes 5 --sizes 120x50,160x72 "$work/scene-frames/scene"
+    say ""
+    section_run render-like-play-paced "$scene_bench" render --like-play --paced --passes 3 --sizes 120x50,160x72 "$work/scene-frames/scene"
 else
     say "Not measured (barecore or phosphor-bench did not build)."
 fi

@@ -10,7 +10,8 @@ struct RenderBenchmark {
         var columns: Int
         var rows: Int
         var frames: Int
-        /// Mean wall time per frame over all passes (convert + downsample + diff + encode).
+        /// Mean time per frame over all passes (convert + downsample + diff + encode): wall time
+        /// back to back, the thread's CPU time when `paced`.
         var microsecondsPerFrame: Double
         /// Bytes of the first frame (a full redraw).
         var firstFrameBytes: Int
@@ -29,6 +30,14 @@ struct RenderBenchmark {
     /// With `likePlay`: rows planned for the fewest bytes, as over a link that limits the picture
     /// (else cell by cell, as on a terminal that takes every byte at once: `LinkPacer.bytesAreCheap`).
     var bytesFirst = false
+    /// Sleep a Game Boy frame's time (16.7 ms) before each frame, as the play screen's thread
+    /// does between frames, and count the thread's CPU time. The same work then costs about 1.5×
+    /// what it costs back to back on these machines (caches and the CPU go cold while the thread
+    /// sleeps), which is what play's `drawing=` figure shows; back to back flatters the renderer.
+    var paced = false
+
+    /// A Game Boy frame at 59.73 frames a second.
+    static let framePeriodMicroseconds: UInt32 = 16_743
 
     func run(scene: String, frames: [RawFrameFile], columns: Int, rows: Int) throws -> Result {
         let renderer = FrameRenderer(colorMode: colorMode, synchronizedOutput: false)
@@ -60,9 +69,10 @@ struct RenderBenchmark {
         for pass in 0..<passes {
             renderer.invalidate()
             for (index, frame) in frames.enumerated() {
-                let start = Clock.now()
+                if paced { usleep(RenderBenchmark.framePeriodMicroseconds) }
+                let start = paced ? Clock.threadCPU() : Clock.now()
                 let bytes = try render(frame)
-                elapsed += Clock.now() - start
+                elapsed += (paced ? Clock.threadCPU() : Clock.now()) - start
                 if pass == 0 {
                     if index == 0 { firstBytes = bytes } else { steadyBytes += bytes }
                 }
@@ -86,11 +96,15 @@ struct RenderBenchmark {
     }
 }
 
-/// Monotonic nanoseconds.
+/// Nanoseconds: monotonic wall time, or the calling thread's CPU time.
 enum Clock {
-    static func now() -> UInt64 {
+    static func now() -> UInt64 { read(CLOCK_MONOTONIC) }
+
+    static func threadCPU() -> UInt64 { read(CLOCK_THREAD_CPUTIME_ID) }
+
+    private static func read(_ clock: clockid_t) -> UInt64 {
         var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
+        clock_gettime(clock, &time)
         return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 }
