@@ -72,7 +72,7 @@ struct GlyphPlanner: ~Copyable {
     }
 
     @inline(__always)
-    private static func colors(foreground: UInt32, background: UInt32) -> UInt64 {
+    static func colors(foreground: UInt32, background: UInt32) -> UInt64 {
         UInt64(foreground) | UInt64(background) &<< 32
     }
 
@@ -187,72 +187,6 @@ struct GlyphPlanner: ~Copyable {
         return total
     }
 
-    /// Fills in every step's `choice` one step at a time: each cell's cheaper form given the
-    /// colours the step before left (no look further), and a gap written again only when its
-    /// cells came to fewer bytes than the move that skips them. A fraction of `plan`'s work, for
-    /// a few percent more bytes (`phosphor-bench render`). Returns the row's cost in bytes.
-    @discardableResult
-    mutating func planGreedily(_ steps: UnsafeMutablePointer<PlanStep>, count: Int, foreground: UInt32, background: UInt32) -> Int {
-        // Before each step: the colours in effect and the bytes so far (a skipped gap goes back
-        // to those before its rewriting steps).
-        let before = slots.pointer(capacity: count + 1)
-        var colors = GlyphPlanner.colors(foreground: foreground, background: background)
-        var cost: Int32 = 0
-        for index in 0..<count {
-            before[index] = State(colors: colors, cost: cost, from: 0, choice: 0)
-            let step = steps + index
-            switch step.pointee.kind {
-            case .gap:
-                let from = step.pointee.rewriteFrom
-                let skipCost = before[from].cost &+ step.pointee.firstFormBytes
-                if from == index || skipCost <= cost {
-                    for rewriting in from..<index { steps[rewriting].choice = GlyphPlanner.unwritten }
-                    colors = before[from].colors
-                    cost = skipCost
-                    step.pointee.choice = GlyphPlanner.skip
-                } else {
-                    step.pointee.choice = GlyphPlanner.rewrite
-                }
-            case .twoColors, .fixed:
-                let top = step.pointee.top, bottom = step.pointee.bottom
-                let upper = GlyphPlanner.colors(foreground: top, background: bottom)
-                let toUpper = GlyphPlanner.sgrCost(from: colors, to: upper, step.pointee.topLength, step.pointee.bottomLength)
-                    &+ step.pointee.firstFormBytes
-                if step.pointee.kind == .twoColors && step.pointee.secondFormBytes >= 0 {
-                    let lower = GlyphPlanner.colors(foreground: bottom, background: top)
-                    let toLower = GlyphPlanner.sgrCost(from: colors, to: lower, step.pointee.bottomLength, step.pointee.topLength)
-                        &+ step.pointee.secondFormBytes
-                    if toLower < toUpper {
-                        colors = lower
-                        cost &+= toLower
-                        step.pointee.choice = GlyphPlanner.second
-                        continue
-                    }
-                }
-                colors = upper
-                cost &+= toUpper
-                step.pointee.choice = GlyphPlanner.first
-            case .oneColor:
-                let color = UInt64(step.pointee.bottom)
-                let setCost = 3 &+ step.pointee.bottomLength
-                let asSpace = step.pointee.firstFormBytes &+ (colors &>> 32 != color ? setCost : 0)
-                if step.pointee.secondFormBytes >= 0 {
-                    let asBlock = step.pointee.secondFormBytes &+ (colors & 0xFFFF_FFFF != color ? setCost : 0)
-                    if asBlock < asSpace {
-                        colors = colors & 0xFFFF_FFFF_0000_0000 | color
-                        cost &+= asBlock
-                        step.pointee.choice = GlyphPlanner.second
-                        continue
-                    }
-                }
-                colors = colors & 0xFFFF_FFFF | color &<< 32
-                cost &+= asSpace
-                step.pointee.choice = GlyphPlanner.first
-            }
-        }
-        return Int(cost)
-    }
-
     /// Adds a candidate to a layer of `size` states at `base`: replaces a dearer state with the
     /// same colours, or takes a free place, or the place of the dearest when the layer is full
     /// and it is cheaper.
@@ -279,7 +213,7 @@ struct GlyphPlanner: ~Copyable {
     /// Bytes of the SGR that sets both colours from those in effect: `CSI`, the parameters of
     /// the halves that change (`;` between two), `m`; 0 when neither changes.
     @inline(__always)
-    private static func sgrCost(from current: UInt64, to wanted: UInt64, _ foregroundLength: Int32,
+    static func sgrCost(from current: UInt64, to wanted: UInt64, _ foregroundLength: Int32,
                                 _ backgroundLength: Int32) -> Int32 {
         let difference = current ^ wanted
         let setsForeground = difference & 0xFFFF_FFFF != 0

@@ -46,7 +46,8 @@ public final class TerminalEncoder {
     /// Off unless the terminal said so (terminfo `dch` and `ich`).
     @exclusivity(unchecked) public var shiftsRows = false
     /// Each row's cell forms are chosen for the fewest bytes over the whole row (`GlyphPlanner.plan`);
-    /// false: cell by cell (`planGreedily`), for less CPU and a few percent more bytes.
+    /// false: cell by cell as they come (`writeChangesCellByCell`), for less CPU and a few percent
+    /// more bytes.
     @exclusivity(unchecked) public var plansRows = true
     /// A row's shift search tries the distance that row shifted by last first, and takes it when
     /// it gains enough (a scrolling game moves the same rows by the same distance frame after
@@ -189,15 +190,17 @@ public final class TerminalEncoder {
                     changed = scan.changed
                     reduced = scan.reduced
                     if let shift = scan.shift {
-                        if !started {
-                            started = true
-                            if synchronizedOutput { writer.append(contentsOf: TerminalEncoder.beginSynchronized) }
-                        }
+                        begin(&started, output: &writer)
                         apply(shift, row: row, last: last, screen: shownCells, output: &writer)
                     }
                 }
-                encodeChanges(row: row, in: changed, reduced: reduced, cells: cells, last: last, screen: shownCells,
-                              started: &started, output: &writer)
+                if plansRows {
+                    encodeChanges(row: row, in: changed, reduced: reduced, cells: cells, last: last, screen: shownCells,
+                                  started: &started, output: &writer)
+                } else {
+                    writeChangesCellByCell(row: row, in: changed, reduced: reduced, cells: cells, last: last,
+                                           screen: shownCells, started: &started, output: &writer)
+                }
             }
         }}}
         if !pendingRestore.isEmpty {
@@ -235,11 +238,8 @@ public final class TerminalEncoder {
         var firstColumn = -1, end = -1
         for column in changed {
             let index = rowStart &+ column
-            let cell = cells[index]
-            if cell == last[index] { continue }
-            last[index] = cell
-            let shown = reduced?[column] ?? reduce(cell)
-            if shown == screen[index] { continue }
+            guard let shown = changedCell(at: index, column: column, cells: cells, last: last, screen: screen,
+                                          reduced: reduced) else { continue }
             if end < 0 {
                 firstColumn = column
             } else if column > end {
@@ -256,24 +256,208 @@ public final class TerminalEncoder {
             end = column &+ 1
         }
         guard count > 0 else { return }
-        if !started {
-            started = true
-            if synchronizedOutput { output.append(contentsOf: TerminalEncoder.beginSynchronized) }
-        }
+        begin(&started, output: &output)
         moveCursor(toRow: row, column: firstColumn, screen: screen, output: &output)
         stepsPlanned &+= count
         for index in 0..<count { finishCosts(&steps[index]) }
-        if plansRows {
-            planner.plan(steps, count: count, foreground: currentForeground, background: currentBackground)
-        } else {
-            planner.planGreedily(steps, count: count, foreground: currentForeground, background: currentBackground)
-        }
+        planner.plan(steps, count: count, foreground: currentForeground, background: currentBackground)
         for index in 0..<count { emit(steps + index, row: row, screen: screen + rowStart, output: &output) }
+        cursorEnded(at: end)
+    }
+
+    /// Cell `index` (column `column`) as the terminal must show it, or nil when it shows that
+    /// already; remembers the canvas cell as seen (`last`). `reduced`: the row-shift scan's cells.
+    @inline(__always)
+    private func changedCell(at index: Int, column: Int, cells: UnsafePointer<Cell>, last: UnsafeMutablePointer<Cell>,
+                             screen: UnsafePointer<ScreenCell>, reduced: UnsafePointer<ScreenCell>?) -> ScreenCell? {
+        let cell = cells[index]
+        if cell == last[index] { return nil }
+        last[index] = cell
+        let shown = reduced?[column] ?? reduce(cell)
+        return shown == screen[index] ? nil : shown
+    }
+
+    /// Before a frame's first byte: the synchronized-output start, if used.
+    @inline(__always)
+    private func begin(_ started: inout Bool, output: inout ByteWriter) {
+        guard !started else { return }
+        started = true
+        if synchronizedOutput { output.append(contentsOf: TerminalEncoder.beginSynchronized) }
+    }
+
+    /// After a row's last written cell, which ended at column `end`.
+    @inline(__always)
+    private func cursorEnded(at end: Int) {
         cursorColumn = end
-        if cursorColumn >= width {
+        if cursorColumn >= columns {
             // The cursor sits on the last column with a wrap pending: position unknown.
             cursorRow = -1
             cursorColumn = -1
+        }
+    }
+
+    /// Writes the changed cells of one row cell by cell (`plansRows` off): each run of identical
+    /// changed cells is written as soon as it ends, in the form that costs the fewest bytes from
+    /// the colours in effect (`cheaperForm`), and each gap of unchanged cells between two is
+    /// skipped, or written again where that, chosen the same way, costs less than the move. No
+    /// steps are built: on a scrolling game, building each row's steps and passing over them to
+    /// cost, choose and write them was half the encoder's instructions.
+    private func writeChangesCellByCell(row: Int, in changed: Range<Int>, reduced: UnsafePointer<ScreenCell>?,
+                                        cells: UnsafePointer<Cell>, last: UnsafeMutablePointer<Cell>,
+                                        screen: UnsafeMutablePointer<ScreenCell>, started: inout Bool,
+                                        output: inout ByteWriter) {
+        let rowStart = row &* columns
+        let shownRow = screen + rowStart
+        // One past the last changed cell so far (-1: none yet), and the run that ends there.
+        var end = -1
+        var run = ScreenCell(character: TerminalEncoder.unknown, foreground: TerminalEncoder.unknown,
+                             background: TerminalEncoder.unknown)
+        var runCount = 0
+        for column in changed {
+            let index = rowStart &+ column
+            guard let shown = changedCell(at: index, column: column, cells: cells, last: last, screen: screen,
+                                          reduced: reduced) else { continue }
+            if end == column && shown == run {
+                runCount &+= 1
+            } else {
+                if runCount > 0 { writeRun(of: run, count: runCount, output: &output) }
+                if end < 0 {
+                    begin(&started, output: &output)
+                    moveCursor(toRow: row, column: column, screen: screen, output: &output)
+                } else if column > end {
+                    writeGap(row: row, from: end, to: column, screen: shownRow, output: &output)
+                }
+                run = shown
+                runCount = 1
+            }
+            screen[index] = shown
+            cellsWrittenSinceRelease &+= 1
+            end = column &+ 1
+        }
+        guard runCount > 0 else { return }
+        writeRun(of: run, count: runCount, output: &output)
+        cursorEnded(at: end)
+    }
+
+    /// Skips the unchanged cells `start..<end` of `row` (the cursor is at `start`) by the shorter
+    /// of `CSI n C` and `CSI row;col H`, or writes them again, run by run as `writeRun` would,
+    /// when that costs fewer bytes than the move (a tie is skipped).
+    @inline(__always)
+    private func writeGap(row: Int, from start: Int, to end: Int, screen: UnsafePointer<ScreenCell>,
+                          output: inout ByteWriter) {
+        let gap = end &- start
+        let forward = forwardMoveCost(gap), absolute = absoluteMoveCost(row: row, column: end)
+        let move = min(forward, absolute)
+        if gap < move && TerminalEncoder.rewriteMayBeCheaper(screen, from: start, to: end, than: move)
+            && rewriteBytes(screen, from: start, to: end) < move {
+            var column = start
+            while column < end {
+                let cell = screen[column]
+                var next = column &+ 1
+                while next < end && screen[next] == cell { next &+= 1 }
+                writeRun(of: cell, count: next &- column, output: &output)
+                column = next
+            }
+            return
+        }
+        if forward <= absolute {
+            appendControl(gap, final: 0x43, output: &output)  // C: CUF
+        } else {
+            appendAbsoluteMove(row: row, column: end, output: &output)
+        }
+    }
+
+    /// Bytes of writing `start..<end` again run by run from the colours in effect.
+    @inline(__always)
+    private func rewriteBytes(_ screen: UnsafePointer<ScreenCell>, from start: Int, to end: Int) -> Int {
+        var foreground = currentForeground, background = currentBackground
+        var bytes = 0
+        var column = start
+        while column < end {
+            let cell = screen[column]
+            var next = column &+ 1
+            while next < end && screen[next] == cell { next &+= 1 }
+            let form = cheaperForm(of: cell, count: next &- column, foreground: foreground, background: background)
+            bytes &+= form.bytes
+            (foreground, background) = TerminalEncoder.colors(after: cell, turned: form.turned,
+                                                              foreground: foreground, background: background)
+            column = next
+        }
+        return bytes
+    }
+
+    /// Writes `count` copies of `cell` in the form `cheaperForm` picks (text has only one).
+    @inline(__always)
+    private func writeRun(of cell: ScreenCell, count: Int, output: inout ByteWriter) {
+        switch cell.character {
+        case Cell.space:
+            if cheaperForm(of: cell, count: count, foreground: currentForeground, background: currentBackground).turned {
+                setColors(foreground: cell.background, background: currentBackground, output: &output)
+                for _ in 0..<count { appendUTF8(TerminalEncoder.fullBlock, output: &output) }
+            } else {
+                setColors(foreground: currentForeground, background: cell.background, output: &output)
+                appendRun(of: Cell.space, count: count, output: &output)
+            }
+        case Cell.upperHalfBlock:
+            let turned = cheaperForm(of: cell, count: count, foreground: currentForeground, background: currentBackground).turned
+            setColors(foreground: turned ? cell.background : cell.foreground,
+                      background: turned ? cell.foreground : cell.background, output: &output)
+            let glyph = turned ? TerminalEncoder.lowerHalfBlock : Cell.upperHalfBlock
+            for _ in 0..<count { appendUTF8(glyph, output: &output) }
+        default:
+            setColors(foreground: cell.foreground, background: cell.background, output: &output)
+            appendRun(of: cell.character, count: count, output: &output)
+        }
+    }
+
+    /// Whether `count` copies of `cell` cost fewer bytes in their second form (`▄` for a picture
+    /// cell, `█` for a space, where allowed) than in their first, from the colours
+    /// `foreground`/`background`, and the bytes (SGR and glyphs) of the form chosen; a tie keeps
+    /// the first form.
+    @inline(__always)
+    private func cheaperForm(of cell: ScreenCell, count: Int, foreground: UInt32,
+                             background: UInt32) -> (turned: Bool, bytes: Int) {
+        switch cell.character {
+        case Cell.space:
+            let color = cell.background
+            let setCost = 3 &+ Int(cachedParameterLength(color))
+            let asSpace = 1 &+ repeatedBytes(count &- 1, glyphLength: 1) &+ (background != color ? setCost : 0)
+            if choosesCheaperGlyphs && fullBlockFillsCell {
+                let asBlock = 3 &* count &+ (foreground != color ? setCost : 0)
+                if asBlock < asSpace { return (true, asBlock) }
+            }
+            return (false, asSpace)
+        case Cell.upperHalfBlock:
+            let top = cell.foreground, bottom = cell.background
+            let topLength = cachedParameterLength(top), bottomLength = cachedParameterLength(bottom)
+            let inEffect = GlyphPlanner.colors(foreground: foreground, background: background)
+            let glyphs = 3 &* count
+            let asUpper = Int(GlyphPlanner.sgrCost(from: inEffect, to: GlyphPlanner.colors(foreground: top, background: bottom),
+                                                   topLength, bottomLength)) &+ glyphs
+            if choosesCheaperGlyphs {
+                let asLower = Int(GlyphPlanner.sgrCost(from: inEffect, to: GlyphPlanner.colors(foreground: bottom, background: top),
+                                                       bottomLength, topLength)) &+ glyphs
+                if asLower < asUpper { return (true, asLower) }
+            }
+            return (false, asUpper)
+        default:
+            let glyph = TerminalEncoder.utf8Length(cell.character)
+            let sgr = GlyphPlanner.sgrCost(from: GlyphPlanner.colors(foreground: foreground, background: background),
+                                           to: GlyphPlanner.colors(foreground: cell.foreground, background: cell.background),
+                                           cachedParameterLength(cell.foreground), cachedParameterLength(cell.background))
+            return (false, Int(sgr) &+ glyph &+ repeatedBytes(count &- 1, glyphLength: glyph))
+        }
+    }
+
+    /// The colours in effect after `cell` is written in the form `turned` says, from
+    /// `foreground`/`background` (what `writeRun`'s SGR leaves).
+    @inline(__always)
+    private static func colors(after cell: ScreenCell, turned: Bool, foreground: UInt32,
+                               background: UInt32) -> (UInt32, UInt32) {
+        switch cell.character {
+        case Cell.space: return turned ? (cell.background, background) : (foreground, cell.background)
+        case Cell.upperHalfBlock: return turned ? (cell.background, cell.foreground) : (cell.foreground, cell.background)
+        default: return (cell.foreground, cell.background)
         }
     }
 

@@ -134,6 +134,31 @@ final class TerminalEncoderRowPlanTests: XCTestCase {
     /// without xterm's short `█`, REP, row shifts and the cheaper forms: the decoded screen is
     /// always the canvas, no `█` appears where it leaves an outline, and a first frame never
     /// costs more than with `▀` and spaces only.
+    /// Cell by cell (`plansRows` off): each run is written as it comes, and a gap of unchanged
+    /// cells is written again only where that is shorter than the move: one space in the
+    /// background in effect (1 byte against `CSI C`'s 3) is; four (4 bytes without REP) are
+    /// skipped by `CSI 4 C`, no longer.
+    func testCellByCellAGapIsWrittenAgainOnlyWhereThatIsShorterThanTheMove() throws {
+        let red = RGBColor(rawValue: 0xFE0000), blue = RGBColor(rawValue: 0x0000FE), green = RGBColor(rawValue: 0x00FE00)
+        var canvas = CellCanvas(columns: 8, rows: 1)
+        for column in 0..<8 { canvas.put(Cell(" ", foreground: red, background: blue), column: column, row: 0) }
+        for column in [0, 2, 7] { canvas.put(Cell(top: red, bottom: blue), column: column, row: 0) }
+        let encoder = TerminalEncoder(colorMode: .trueColor, synchronizedOutput: false)
+        encoder.plansRows = false
+        let terminal = VirtualTerminal(columns: 8, rows: 1)
+        var bytes: [UInt8] = []
+        encoder.encode(canvas, into: &bytes)
+        try terminal.feed(bytes)
+        // Red over blue (cell 7) is in effect: green needs only its foreground.
+        for column in [0, 2, 7] { canvas.put(Cell(top: green, bottom: blue), column: column, row: 0) }
+        bytes.removeAll()
+        encoder.encode(canvas, into: &bytes)
+        XCTAssertEqual(String(decoding: bytes, as: UTF8.self), "\u{1B}[H\u{1B}[38;2;0;254;0m▀ ▀\u{1B}[4C▀")
+        try terminal.feed(bytes)
+        assertScreen(terminal, shows: canvas, mode: .trueColor, "cell by cell")
+        XCTAssertEqual(terminal.waste, [])
+    }
+
     func testRandomRowsDecodeToTheCanvasUnderEverySetting() throws {
         var generator = SeededGenerator(seed: 2026)
         let characters: [Unicode.Scalar] = ["A", "é", "z", "│", "▀", "#"]
