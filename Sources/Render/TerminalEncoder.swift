@@ -808,11 +808,18 @@ public final class TerminalEncoder {
     @inline(__always)
     private static func bestDistance(start: Int, end: Int, reduced: UnsafePointer<ScreenCell>,
                                      shown: UnsafePointer<ScreenCell>, tryingFirst hint: Int) -> Int {
+        if hint != 0 {
+            // The hint is taken when no shift leaves at most `minimumGain` fewer cells right: that
+            // count stops as soon as it is decided, about a fifth of the way along a scrolling row.
+            let shifted = matches(distance: hint, start: start, end: end, reduced: reduced, shown: shown,
+                                  needed: TerminalEncoder.minimumGain)
+            if shifted >= TerminalEncoder.minimumGain
+                && countSame(reduced + start, shown + start, count: end &- start, isAtMost: shifted &- TerminalEncoder.minimumGain) {
+                return hint
+            }
+        }
         let unshifted = countSame(reduced + start, shown + start, count: end &- start)
         let enough = unshifted + TerminalEncoder.minimumGain
-        if hint != 0 && matches(distance: hint, start: start, end: end, reduced: reduced, shown: shown, needed: enough) >= enough {
-            return hint
-        }
         var best = 0, bestMatches = unshifted
         for distance in TerminalEncoder.shiftDistances {
             let needed = max(bestMatches + 1, enough)
@@ -841,6 +848,23 @@ public final class TerminalEncoder {
             if matches &+ (to &- x) < needed { break }
         }
         return matches
+    }
+
+    /// Whether at most `limit` of `count` cell pairs are equal, counted in chunks until that is
+    /// decided either way.
+    @inline(__always)
+    private static func countSame(_ a: UnsafePointer<ScreenCell>, _ b: UnsafePointer<ScreenCell>, count: Int,
+                                  isAtMost limit: Int) -> Bool {
+        var same = 0
+        var index = 0
+        while index < count {
+            let chunk = min(count &- index, 16)
+            same &+= countSame(a + index, b + index, count: chunk)
+            index &+= chunk
+            if same > limit { return false }
+            if same &+ (count &- index) <= limit { return true }
+        }
+        return true
     }
 
     /// How many of `count` cell pairs are equal, without a branch per cell: the shift search
