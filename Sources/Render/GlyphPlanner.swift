@@ -17,7 +17,7 @@ struct PlanStep: BitwiseCopyable {
     var kind: Kind
     var column: Int
     var count: Int
-    /// `fixed`: the text's character.
+    /// The cell's character: `▀` (`twoColors`), a space (`oneColor`), the text's (`fixed`).
     var character: UInt32 = 0x20
     /// `twoColors`: the top colour; `fixed`: the foreground.
     var top: UInt32 = 0

@@ -350,20 +350,34 @@ public final class TerminalEncoder {
         let move = min(forward, absolute)
         if gap < move && TerminalEncoder.rewriteMayBeCheaper(screen, from: start, to: end, than: move)
             && rewriteBytes(screen, from: start, to: end) < move {
-            var column = start
-            while column < end {
-                let cell = screen[column]
-                var next = column &+ 1
-                while next < end && screen[next] == cell { next &+= 1 }
-                writeRun(of: cell, count: next &- column, output: &output)
-                column = next
-            }
+            TerminalEncoder.forEachRun(in: screen, from: start, to: end) { writeRun(of: $0, count: $1, output: &output) }
             return
         }
-        if forward <= absolute {
+        skip(gap, row: row, to: end, output: &output)
+    }
+
+    /// Moves the cursor `gap` cells right to `target` on `row`, by the shorter of `CSI n C` and
+    /// `CSI row;col H`.
+    @inline(__always)
+    private func skip(_ gap: Int, row: Int, to target: Int, output: inout ByteWriter) {
+        if forwardMoveCost(gap) <= absoluteMoveCost(row: row, column: target) {
             appendControl(gap, final: 0x43, output: &output)  // C: CUF
         } else {
-            appendAbsoluteMove(row: row, column: end, output: &output)
+            appendAbsoluteMove(row: row, column: target, output: &output)
+        }
+    }
+
+    /// Calls `body` with each run of identical cells of `start..<end` and its length.
+    @inline(__always)
+    private static func forEachRun(in screen: UnsafePointer<ScreenCell>, from start: Int, to end: Int,
+                                   _ body: (ScreenCell, Int) -> Void) {
+        var column = start
+        while column < end {
+            let cell = screen[column]
+            var next = column &+ 1
+            while next < end && screen[next] == cell { next &+= 1 }
+            body(cell, next &- column)
+            column = next
         }
     }
 
@@ -372,16 +386,11 @@ public final class TerminalEncoder {
     private func rewriteBytes(_ screen: UnsafePointer<ScreenCell>, from start: Int, to end: Int) -> Int {
         var foreground = currentForeground, background = currentBackground
         var bytes = 0
-        var column = start
-        while column < end {
-            let cell = screen[column]
-            var next = column &+ 1
-            while next < end && screen[next] == cell { next &+= 1 }
-            let form = cheaperForm(of: cell, count: next &- column, foreground: foreground, background: background)
+        TerminalEncoder.forEachRun(in: screen, from: start, to: end) { cell, count in
+            let form = cheaperForm(of: cell, count: count, foreground: foreground, background: background)
             bytes &+= form.bytes
             (foreground, background) = TerminalEncoder.colors(after: cell, turned: form.turned,
                                                               foreground: foreground, background: background)
-            column = next
         }
         return bytes
     }
@@ -389,24 +398,36 @@ public final class TerminalEncoder {
     /// Writes `count` copies of `cell` in the form `cheaperForm` picks (text has only one).
     @inline(__always)
     private func writeRun(of cell: ScreenCell, count: Int, output: inout ByteWriter) {
-        switch cell.character {
+        let hasTwoForms = cell.character == Cell.space || cell.character == Cell.upperHalfBlock
+        let turned = hasTwoForms
+            && cheaperForm(of: cell, count: count, foreground: currentForeground, background: currentBackground).turned
+        write(cell.character, foreground: cell.foreground, background: cell.background, count: count, turned: turned,
+              output: &output)
+    }
+
+    /// Writes `count` copies of a cell: a space in `background` (turned: `█` in it), `▀` with
+    /// `foreground` over `background` (turned: `▄` with them the other way round), or any other
+    /// character in its colours.
+    @inline(__always)
+    private func write(_ character: UInt32, foreground: UInt32, background: UInt32, count: Int, turned: Bool,
+                       output: inout ByteWriter) {
+        switch character {
         case Cell.space:
-            if cheaperForm(of: cell, count: count, foreground: currentForeground, background: currentBackground).turned {
-                setColors(foreground: cell.background, background: currentBackground, output: &output)
+            if turned {
+                setColors(foreground: background, background: currentBackground, output: &output)
                 for _ in 0..<count { appendUTF8(TerminalEncoder.fullBlock, output: &output) }
             } else {
-                setColors(foreground: currentForeground, background: cell.background, output: &output)
+                setColors(foreground: currentForeground, background: background, output: &output)
                 appendRun(of: Cell.space, count: count, output: &output)
             }
         case Cell.upperHalfBlock:
-            let turned = cheaperForm(of: cell, count: count, foreground: currentForeground, background: currentBackground).turned
-            setColors(foreground: turned ? cell.background : cell.foreground,
-                      background: turned ? cell.foreground : cell.background, output: &output)
+            setColors(foreground: turned ? background : foreground, background: turned ? foreground : background,
+                      output: &output)
             let glyph = turned ? TerminalEncoder.lowerHalfBlock : Cell.upperHalfBlock
             for _ in 0..<count { appendUTF8(glyph, output: &output) }
         default:
-            setColors(foreground: cell.foreground, background: cell.background, output: &output)
-            appendRun(of: cell.character, count: count, output: &output)
+            setColors(foreground: foreground, background: background, output: &output)
+            appendRun(of: character, count: count, output: &output)
         }
     }
 
@@ -563,34 +584,11 @@ public final class TerminalEncoder {
     private func emit(_ planned: UnsafePointer<PlanStep>, row: Int, screen: UnsafePointer<ScreenCell>, output: inout ByteWriter) {
         // Read in place: passed by value, all 72 bytes of the step were copied for every call.
         let step = planned.pointee
-        switch step.kind {
-        case .gap:
-            guard step.choice == GlyphPlanner.skip else { return }
-            let gap = step.count, target = step.column &+ step.count
-            if forwardMoveCost(gap) <= absoluteMoveCost(row: row, column: target) {
-                appendControl(gap, final: 0x43, output: &output)  // C: CUF
-            } else {
-                appendAbsoluteMove(row: row, column: target, output: &output)
-            }
-        case .twoColors:
-            if step.choice == GlyphPlanner.unwritten { return }
-            let turned = step.choice == GlyphPlanner.second
-            setColors(foreground: turned ? step.bottom : step.top, background: turned ? step.top : step.bottom, output: &output)
-            let glyph = turned ? TerminalEncoder.lowerHalfBlock : Cell.upperHalfBlock
-            for _ in 0..<step.count { appendUTF8(glyph, output: &output) }
-        case .oneColor:
-            if step.choice == GlyphPlanner.unwritten { return }
-            if step.choice == GlyphPlanner.second {
-                setColors(foreground: step.bottom, background: currentBackground, output: &output)
-                for _ in 0..<step.count { appendUTF8(TerminalEncoder.fullBlock, output: &output) }
-            } else {
-                setColors(foreground: currentForeground, background: step.bottom, output: &output)
-                appendRun(of: Cell.space, count: step.count, output: &output)
-            }
-        case .fixed:
-            if step.choice == GlyphPlanner.unwritten { return }
-            setColors(foreground: step.top, background: step.bottom, output: &output)
-            appendRun(of: step.character, count: step.count, output: &output)
+        if step.kind == .gap {
+            if step.choice == GlyphPlanner.skip { skip(step.count, row: row, to: step.column &+ step.count, output: &output) }
+        } else if step.choice != GlyphPlanner.unwritten {
+            write(step.character, foreground: step.top, background: step.bottom, count: step.count,
+                  turned: step.choice == GlyphPlanner.second, output: &output)
         }
     }
 
@@ -809,8 +807,9 @@ public final class TerminalEncoder {
     private static func bestDistance(start: Int, end: Int, reduced: UnsafePointer<ScreenCell>,
                                      shown: UnsafePointer<ScreenCell>, tryingFirst hint: Int) -> Int {
         if hint != 0 {
-            // The hint is taken when no shift leaves at most `minimumGain` fewer cells right: that
-            // count stops as soon as it is decided, about a fifth of the way along a scrolling row.
+            // The hint is taken when it leaves at least `minimumGain` more cells right than no
+            // shift does; no shift's count stops as soon as that is decided (about a fifth of the
+            // way along a scrolling row), not at the row's end.
             let shifted = matches(distance: hint, start: start, end: end, reduced: reduced, shown: shown,
                                   needed: TerminalEncoder.minimumGain)
             if shifted >= TerminalEncoder.minimumGain

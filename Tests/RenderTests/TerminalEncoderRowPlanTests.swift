@@ -129,11 +129,6 @@ final class TerminalEncoderRowPlanTests: XCTestCase {
         XCTAssertEqual(terminal.waste, [])
     }
 
-    /// Thousands of random rows (picture cells of a few colours, one-colour runs, text), each
-    /// drawn, changed in random places and changed again, under every colour mode, with and
-    /// without xterm's short `█`, REP, row shifts and the cheaper forms: the decoded screen is
-    /// always the canvas, no `█` appears where it leaves an outline, and a first frame never
-    /// costs more than with `▀` and spaces only.
     /// Cell by cell (`plansRows` off): each run is written as it comes, and a gap of unchanged
     /// cells is written again only where that is shorter than the move: one space in the
     /// background in effect (1 byte against `CSI C`'s 3) is; four (4 bytes without REP) are
@@ -159,6 +154,11 @@ final class TerminalEncoderRowPlanTests: XCTestCase {
         XCTAssertEqual(terminal.waste, [])
     }
 
+    /// Thousands of random rows (picture cells of a few colours, one-colour runs, text), each
+    /// drawn, changed in random places and changed again, under every colour mode, with and
+    /// without xterm's short `█`, REP, row shifts and the cheaper forms: the decoded screen is
+    /// always the canvas, no `█` appears where it leaves an outline, and a first frame never
+    /// costs more than with `▀` and spaces only.
     func testRandomRowsDecodeToTheCanvasUnderEverySetting() throws {
         var generator = SeededGenerator(seed: 2026)
         let characters: [Unicode.Scalar] = ["A", "é", "z", "│", "▀", "#"]
