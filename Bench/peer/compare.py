@@ -281,10 +281,12 @@ def main():
             def per_frame(key):
                 return median([(long["threads"][key] - short["threads"][key]) / (frames - 1) * 1000 for long, short in phosphor_runs])
             drawn = median([long["threads"]["drawn"] for long, _ in phosphor_runs])
+            waits = [long["threads"]["frame-wait-ms"] for long, _ in phosphor_runs if "frame-wait-ms" in long["threads"]]
             print(f"\nPhosphor's threads (its own log, median): core thread {per_frame('core-thread'):.3f} ms/frame "
                   f"(emulation, frame copies, pacing), UI thread {per_frame('ui-thread'):.3f} ms/frame (input, "
                   f"picture, terminal), of which drawing {per_frame('drawing'):.3f}; {drawn:.0f} of {frames} frames "
-                  f"differed from the one before and were drawn.")
+                  f"differed from the one before and were drawn"
+                  + (f", each taken {median(waits):.2f} ms after the core made it." if waits else "."))
         if colour_counts:
             shown = ", ".join(f"{name} {count}" for name, count in colour_counts.items() if name != "frame")
             print(f"\nDistinct colours: {colour_counts.get('frame', '?')} in the core's frame {frames}; "

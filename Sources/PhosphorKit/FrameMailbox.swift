@@ -42,6 +42,7 @@ public final class FrameMailbox: @unchecked Sendable {
         slot.pointee.height = height
         slot.pointee.format = format
         slot.pointee.sequence = sequence
+        slot.pointee.publishedAt = .now
         // If the UI still holds this slot's previous pixels, copy-on-write gives us a fresh buffer.
         slot.pointee.pixels.withUnsafeMutableBytes { destination in
             for row in 0..<height {

@@ -6,13 +6,17 @@ public struct VideoFrame: Sendable {
     public var pixels: [UInt8]
     /// The core frame counter when this picture was produced.
     public var sequence: UInt64
+    /// When the core thread published it (the real clock): the play screen times its ticks by it.
+    public var publishedAt: ContinuousClock.Instant
 
-    public init(width: Int, height: Int, format: PixelFormat, pixels: [UInt8], sequence: UInt64) {
+    public init(width: Int, height: Int, format: PixelFormat, pixels: [UInt8], sequence: UInt64,
+                publishedAt: ContinuousClock.Instant = .now) {
         self.width = width
         self.height = height
         self.format = format
         self.pixels = pixels
         self.sequence = sequence
+        self.publishedAt = publishedAt
     }
 
     public var pitch: Int { width * format.bytesPerPixel }

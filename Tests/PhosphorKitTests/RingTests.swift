@@ -72,4 +72,18 @@ final class RingTests: XCTestCase {
         }
         XCTAssertNil(mailbox.takeLatest(), "nothing new after the last frame was taken")
     }
+
+    func testMailboxFrameSaysWhenItWasPublished() throws {
+        let mailbox = FrameMailbox()
+        let pixels = [UInt32](repeating: 7, count: 4)
+        let before = ContinuousClock.now
+        pixels.withUnsafeBytes {
+            mailbox.publish(pixels: $0.baseAddress!, width: 2, height: 2, pitch: 8, format: .xrgb8888, sequence: 1)
+        }
+        let after = ContinuousClock.now
+        Thread.sleep(forTimeInterval: 0.02)
+        let frame = try XCTUnwrap(mailbox.takeLatest())
+        XCTAssertGreaterThanOrEqual(frame.publishedAt, before)
+        XCTAssertLessThanOrEqual(frame.publishedAt, after, "the time of the publish, not of the take")
+    }
 }

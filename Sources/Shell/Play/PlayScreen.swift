@@ -17,6 +17,10 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
     private let clock: () -> ContinuousClock.Instant
     private var status = PlayStatusLine()
     private var cadence: DisplayCadence
+    /// Frames taken from the mailbox and the real time they waited there in all (logged on exit:
+    /// how long after the core made a frame the screen took it).
+    private var framesTaken = 0
+    private var frameWaits = Duration.zero
     /// How many frames were drawn, and the UI-thread CPU of drawing them (logged on exit). The
     /// CPU is read around every `drawingSampleInterval`-th attempt only, and the log scales the
     /// sum up: the thread's CPU clock is a system call (about 5 µs on the bench machine; read
@@ -197,11 +201,18 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
         }
         if picture.colorMode != session.colorMode { picture.colorMode = session.colorMode }
         updateVideoOutput()
+        let fps = min(max(coreStatus.avInfo?.framesPerSecond ?? 60, 30), 60)
+        let period = Duration.nanoseconds(Int64(1e9 / fps))
         if let frame = session.thread.mailbox.takeLatest() {
             status.countShownFrame(now: now)
             // Most games repeat identical frames often; drawing them again would only cost CPU.
             if !(session.lastFrame.map(frame.hasSamePicture) ?? false) { needsRender = true }
             session.lastFrame = frame
+            frameWaits += ContinuousClock.now - frame.publishedAt
+            framesTaken += 1
+            cadence.follow(frameAt: frame.publishedAt, now: now, realNow: .now, period: period)
+        } else {
+            cadence.tookNoFrame(now: now)
         }
         status.linkStats = picture.pacer.stats
         if status.update(coreStatus, session: session, input: session.input, now: now) { needsRender = true }
@@ -222,8 +233,7 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
                 sampledAttempts += 1
             }
         }
-        let fps = min(max(coreStatus.avInfo?.framesPerSecond ?? 60, 30), 60)
-        return cadence.timeUntilNextTick(now: now, period: .nanoseconds(Int64(1e9 / fps)))
+        return cadence.timeUntilNextTick(now: now, period: period)
     }
 
     func draw(in context: DrawContext) {
@@ -371,13 +381,14 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
     /// One log line with where the CPU went (Bench/peer/compare.py reads it): the core thread's
     /// time (emulation, frame copies, pacing) and the UI thread's (input, picture, terminal),
     /// the latter including start-up and the browser if it ran first; of that, drawing's share
-    /// (estimated from every 8th frame).
+    /// (estimated from every 8th frame); and how long a frame waited in the mailbox on average.
     private func logThreadCPU() {
         let coreStatus = session.thread.currentStatus
         guard let core = coreStatus.threadCPU, let ui = try? ThreadCPUTime.current() else { return }
         Log.info("cpu: frames=\(coreStatus.frameCount) core-thread=\(String(format: "%.4f", core.inSeconds)) "
                  + "ui-thread=\(String(format: "%.4f", ui.inSeconds)) drawn=\(renderCount) "
-                 + "drawing=\(String(format: "%.4f", estimatedDrawingCPU.inSeconds))")
+                 + "drawing=\(String(format: "%.4f", estimatedDrawingCPU.inSeconds)) "
+                 + "frame-wait-ms=\(String(format: "%.2f", framesTaken == 0 ? 0 : (frameWaits / framesTaken).inSeconds * 1000))")
     }
 
     /// The sampled attempts' CPU scaled to all of them.
