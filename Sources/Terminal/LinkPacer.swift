@@ -39,6 +39,15 @@ import PhosphorKit
 /// runs over SSH) brings back a probe per frame, so at most `probeInterval - 1` frames go out
 /// unseen.
 ///
+/// Answers are timed when the UI thread reads them, so a write that waited for the link (the
+/// pty was full) hides when the answers that came meanwhile arrived: read together at its end,
+/// two answers a frame apart once looked a few milliseconds apart, the link several times
+/// faster than it was, and the backlog that followed inflated every round trip after it (key to
+/// screen 250–450 ms at 100 KB/s in about a third of the bench's runs). So the writer says when
+/// a write waited (`outputWaited`); the trip of an answer read after it counts from the
+/// earliest it may have come (a lower bound, used only while no trip is measured), and so does a
+/// rate.
+///
 /// Any frame writer can use it: ask `mayWriteFrame`, append `probe` to the frame's bytes, call
 /// `didWriteFrame`, and feed it the terminal's answers with `replyReceived`. Pure value with the
 /// clock passed in, so tests drive it with a manual clock. UI thread only.
@@ -79,6 +88,9 @@ public struct LinkPacer: Sendable {
         /// last `rateWindow` at each answer, and its 128-bit `Duration` arithmetic was over half of
         /// `replyReceived`'s 2.6% of a play run's CPU (perf); integers compare the same, exactly.
         var nanoseconds: Int64
+        /// The earliest it may have come, the same way: `nanoseconds` unless it was read after a
+        /// write that waited (`outputWaited`).
+        var earliestNanoseconds: Int64
     }
 
     /// How much cheaper each frame should be drawn.
@@ -138,6 +150,9 @@ public struct LinkPacer: Sendable {
     private var fewerColorsSince: ContinuousClock.Instant?
     /// Since when no frame was skipped (nil: the last second skipped some).
     private var unlimitedSince: ContinuousClock.Instant?
+    /// A write waited for the link from then on: answers read before the next frame may have
+    /// come any time since (nil: answers are read as they come).
+    private var answersReadLateSince: ContinuousClock.Instant?
     private var lastFrameBytes = 0
     /// The last second drawn at each colour reduction: frames shown and the link's rate then.
     private var lastSecondAt: [ColorReduction: (framesPerSecond: Int, rate: Double?)] = [:]
@@ -158,6 +173,8 @@ public struct LinkPacer: Sendable {
     struct RoundTripSample: Sendable {
         var value: Duration
         var at: ContinuousClock.Instant
+        /// From an answer read late: the shortest trip it may have had, not its trip.
+        var isLowerBound = false
     }
 
     /// Below this many frames a second on a limited link, the picture switches to fewer colours.
@@ -167,6 +184,8 @@ public struct LinkPacer: Sendable {
     static let rateWindow = Duration.seconds(2)
     /// How late an answer may come without making the link look faster (see the type's comment).
     static let answerLateness = Duration.milliseconds(10)
+    /// A write that took longer than this waited for the link (`outputWaited`).
+    public static let waitingWrite = Duration.milliseconds(5)
     /// More colours come back only if the link would carry them at this many frames a second.
     static let moreColorsFramesPerSecond = 20
     static let roundTripWindow = Duration.seconds(10)
@@ -188,6 +207,8 @@ public struct LinkPacer: Sendable {
 
     /// Whether a frame may be written now (false: skip it, the link has not caught up).
     public mutating func mayWriteFrame(now: ContinuousClock.Instant) -> Bool {
+        // The loop has read what came during the last write since: answers are timely again.
+        answersReadLateSince = nil
         guard isEnabled, !terminalIgnoresProbes else { return true }
         while let oldest = inFlight.first, now - oldest.sentAt > LinkPacer.replyTimeout {
             bytesInFlight -= inFlight.removeFirst().bytes
@@ -241,6 +262,12 @@ public struct LinkPacer: Sendable {
         }
     }
 
+    /// A write of frame bytes that began at `start` waited for the link (it took longer than
+    /// `waitingWrite`): until the next `mayWriteFrame`, answers may have come any time since.
+    public mutating func outputWaited(since start: ContinuousClock.Instant) {
+        answersReadLateSince = min(answersReadLateSince ?? start, start)
+    }
+
     /// A frame was due but the link was busy.
     public mutating func didSkipFrame(now: ContinuousClock.Instant) {
         roll(now)
@@ -256,30 +283,45 @@ public struct LinkPacer: Sendable {
         quickAnswersInARow = now - frame.sentAt <= LinkPacer.quickAnswer ? quickAnswersInARow + 1 : 0
         bytesInFlight -= frame.bytes
         windowAnsweredBytes += frame.bytes
-        let origin = timeOrigin ?? now
+        let origin = timeOrigin ?? min(now, answersReadLateSince ?? now)
         timeOrigin = origin
-        answered.append(AnsweredFrame(bytes: frame.bytes, answeredAt: now, nanoseconds: (now - origin).nanoseconds))
+        let nanoseconds = (now - origin).nanoseconds
+        // Read late, it came after the write began waiting, and after the answer ahead of it.
+        var earliest = answersReadLateSince.map { ($0 - origin).nanoseconds } ?? nanoseconds
+        if let ahead = answered.last { earliest = max(earliest, ahead.earliestNanoseconds) }
+        earliest = min(earliest, nanoseconds)
+        answered.append(AnsweredFrame(bytes: frame.bytes, answeredAt: now, nanoseconds: nanoseconds,
+                                      earliestNanoseconds: earliest))
         // Samples were appended in time order, so the expired ones are the oldest.
         answered.removeFirst { now - $0.answeredAt > LinkPacer.rateWindow }
         if let rate = rateBound(sentAt: frame.batchStart, now: now) { rateSamples.append(RateSample(value: rate, at: now)) }
-        roundTripSamples.append(RoundTripSample(value: now - frame.sentAt, at: now))
+        // Read late, the answer's trip is known only to be at least from its send to its earliest.
+        let trip = Duration.nanoseconds(earliest - nanoseconds) + (now - frame.sentAt)
+        roundTripSamples.append(RoundTripSample(value: max(trip, .zero), at: now, isLowerBound: answersReadLateSince != nil))
         rateSamples.removeFirst { now - $0.at > LinkPacer.rateWindow }
         roundTripSamples.removeFirst { now - $0.at > LinkPacer.roundTripWindow }
         var highestRate: Double?  // every sample is above 0
         for offset in 0..<rateSamples.count { highestRate = max(highestRate ?? 0, rateSamples[offset].value) }
         deliveryRate = highestRate
-        var quickest: Duration?
+        // The quickest measured trip; only while there is none, the quickest lower bound, which
+        // keeps few bytes out (writes then stop waiting, and answers are timed again).
+        var quickest: Duration?, quickestBound: Duration?
         for offset in 0..<roundTripSamples.count {
-            let sample = roundTripSamples[offset].value
-            quickest = min(quickest ?? sample, sample)
+            let sample = roundTripSamples[offset]
+            if sample.isLowerBound {
+                quickestBound = min(quickestBound ?? sample.value, sample.value)
+            } else {
+                quickest = min(quickest ?? sample.value, sample.value)
+            }
         }
-        roundTrip = quickest
+        roundTrip = quickest ?? quickestBound
         roll(now)
     }
 
     /// The highest rate the newest answer proves the link has: its frame's bytes over its whole
     /// trip, and the bytes answered since each earlier answer over that gap plus `answerLateness`
-    /// (not from an answer read together with the one after it). Nil when nothing is measurable.
+    /// (not from an answer read together with the one after it; from the earliest an answer read
+    /// late may have come). Nil when nothing is measurable.
     private func rateBound(sentAt: ContinuousClock.Instant, now: ContinuousClock.Instant) -> Double? {
         guard let newest = answered.last else { return nil }
         let trip = now - sentAt
@@ -291,7 +333,7 @@ public struct LinkPacer: Sendable {
             let start = answered[index]
             defer { bytes += start.bytes }
             guard answered[index + 1].nanoseconds - start.nanoseconds >= millisecond else { continue }
-            let gap = newest.nanoseconds - start.nanoseconds + lateness
+            let gap = newest.nanoseconds - start.earliestNanoseconds + lateness
             best = max(best, Double(bytes) / (Double(gap) / 1e9))
         }
         return best > 0 ? best : nil

@@ -1,5 +1,6 @@
 import PhosphorKit
 import Render
+import Terminal
 import XCTest
 @testable import Shell
 
@@ -43,6 +44,23 @@ final class PlayPictureSurroundingsTests: XCTestCase {
         let picture = PlayPicture(colorMode: .trueColor, integerScale: true, synchronizedOutput: false)
         _ = picture.render(content, columns: columns, rows: rows)
         return picture.renderer.canvas.cells
+    }
+
+    func testARepaintCountsOnTheLinkUnlessAMenuTakesTheAnswers() {
+        let probe = LinkPacer.probe
+        let picture = PlayPicture(colorMode: .trueColor, integerScale: true, synchronizedOutput: false)
+        let now = ContinuousClock.now
+        let first = picture.renderUnpaced(content(frame(shift: 0), columns: 120, rows: 50, legend: [], status: "GBC"),
+                                          columns: 120, rows: 50, now: now, countsOnLink: true)
+        // The pacer knows of the repaint's bytes, so its next answer is not taken for a later frame's.
+        XCTAssertEqual(Array(first.suffix(probe.count)), probe)
+        XCTAssertEqual(picture.pacer.framesInFlight, 1)
+        XCTAssertEqual(picture.pacer.bytesInFlight, first.count)
+        let covered = picture.renderUnpaced(content(frame(shift: 1), columns: 120, rows: 50, legend: [], status: "GBC"),
+                                            columns: 120, rows: 50, now: now, countsOnLink: false)
+        XCTAssertFalse(covered.isEmpty)
+        XCTAssertNotEqual(Array(covered.suffix(probe.count)), probe, "under a menu: no probe")
+        XCTAssertEqual(picture.pacer.framesInFlight, 1)
     }
 
     func testEveryFrameEqualsAFreshDrawingThroughLegendSizeAndFrameChanges() {

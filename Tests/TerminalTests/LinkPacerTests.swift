@@ -201,6 +201,26 @@ final class LinkPacerTests: XCTestCase {
         XCTAssertLessThanOrEqual(link.longestWait, .seconds(13_800 / 100_000.0) + LinkPacer.queueAllowance)
     }
 
+    func testAnswersReadTogetherAfterAWriteThatWaitedDoNotMakeTheLinkLookFast() {
+        // 100 KB/s, 40 ms there and back. A 6 KB frame goes, then a 48 KB one whose write waits
+        // for the link until 480 ms: the first answer (due at 100 ms) is read only then, 60 ms
+        // before the second's. Timed as read, 48 KB in 60 ms looked like 700 KB/s.
+        var pacer = LinkPacer()
+        let start = ContinuousClock.now
+        XCTAssertTrue(pacer.mayWriteFrame(now: start))
+        pacer.didWriteFrame(bytes: 6_000, now: start)
+        let second = start + .milliseconds(1)
+        XCTAssertTrue(pacer.mayWriteFrame(now: second))
+        pacer.didWriteFrame(bytes: 48_000, now: second)
+        pacer.outputWaited(since: second)
+        pacer.replyReceived(now: start + .milliseconds(480))
+        XCTAssertEqual(pacer.roundTrip, .milliseconds(1), "read late: only a lower bound, used while nothing is measured")
+        _ = pacer.mayWriteFrame(now: start + .milliseconds(500))  // the next tick: answers are read in time again
+        pacer.replyReceived(now: start + .milliseconds(541))
+        XCTAssertLessThan(pacer.deliveryRate ?? .infinity, 110_000)
+        XCTAssertEqual(pacer.roundTrip, .milliseconds(540), "a measured trip replaces the bound")
+    }
+
     func testAVerySlowLinkStepsDownTo16Colours() {
         let start = ContinuousClock.now
         var link = SimulatedLink(bytesPerSecond: 50_000, roundTrip: .milliseconds(40), start: start)

@@ -19,8 +19,8 @@ struct DisplayCadence {
     static let retries = 3
 
     private(set) var nextTick: ContinuousClock.Instant
-    /// When the frame taken last was published (the real clock), nil before the first.
-    private var lastPublished: ContinuousClock.Instant?
+    /// When the frame taken last was published (the real clock) and its number, nil before the first.
+    private var lastFrame: (published: ContinuousClock.Instant, sequence: UInt64)?
     /// The last due tick took a frame, or looked again this many times since it did: frames are
     /// coming, one is only late.
     private var lookedAgain: Int?
@@ -37,18 +37,20 @@ struct DisplayCadence {
         return nextTick - now
     }
 
-    /// A tick at `now` took a frame the core published at `published`; `realNow` is the real
-    /// clock's now (`now` is the terminal's, a test's manual one). The next tick comes `margin`
-    /// after the next frame is due: a period after this one, or the time between the last two
-    /// frames where the core is slower than its rate (a heavy game). Fast-forward's frames
-    /// come sooner, and the newest is taken a period on.
-    mutating func follow(frameAt published: ContinuousClock.Instant, now: ContinuousClock.Instant,
+    /// A tick at `now` took frame `sequence`, which the core published at `published`; `realNow`
+    /// is the real clock's now (`now` is the terminal's, a test's manual one). The next tick comes
+    /// `margin` after the next frame is due: a period after this one, or the core's own time per
+    /// frame where it is slower than its rate (a heavy game); frames the UI did not take (a busy
+    /// link) do not count as slowness. Fast-forward's frames come sooner, and the newest is taken
+    /// a period on.
+    mutating func follow(frameAt published: ContinuousClock.Instant, sequence: UInt64, now: ContinuousClock.Instant,
                          realNow: ContinuousClock.Instant, period: Duration) {
         var interval = period
-        if let lastPublished, published - lastPublished > period, published - lastPublished < period * 4 {
-            interval = published - lastPublished
+        if let lastFrame, sequence > lastFrame.sequence {
+            let perFrame = (published - lastFrame.published) / Int(sequence - lastFrame.sequence)
+            if perFrame > period && perFrame < period * 4 { interval = perFrame }
         }
-        lastPublished = published
+        lastFrame = (published, sequence)
         lookedAgain = 0
         let untilTick = published + interval + DisplayCadence.margin - realNow
         nextTick = now + min(max(untilTick, period / 2), interval * 3 / 2)

@@ -82,8 +82,24 @@ final class PlayPicture {
         let bytesAreCheap = pacer.bytesAreCheap
         renderer.encoder.plansRows = !bytesAreCheap
         renderer.encoder.triesLastShiftFirst = bytesAreCheap
-        var bytes = render(content, columns: columns, rows: rows)
-        guard !bytes.isEmpty else { return bytes }
+        return accounted(render(content, columns: columns, rows: rows), now: now)
+    }
+
+    /// Renders whether or not the link has room (a repaint: a resize, the first picture, a menu
+    /// closed). Where `countsOnLink`, its bytes still go to the pacer with a probe: bytes it did
+    /// not know of, queued ahead of its next probe, made that answer's trip look long (a whole
+    /// first picture at 100 KB/s: 400 ms, taken for the round trip). Not while a menu covers the
+    /// game: the menu takes the answers then.
+    func renderUnpaced(_ content: Content, columns: Int, rows: Int, now: ContinuousClock.Instant,
+                       countsOnLink: Bool) -> [UInt8] {
+        let bytes = render(content, columns: columns, rows: rows)
+        return countsOnLink ? accounted(bytes, now: now) : bytes
+    }
+
+    /// A frame's bytes with the probe the pacer wants, counted as written.
+    private func accounted(_ frame: [UInt8], now: ContinuousClock.Instant) -> [UInt8] {
+        guard !frame.isEmpty else { return frame }
+        var bytes = frame
         if pacer.wantsProbe { bytes += LinkPacer.probe }
         pacer.didWriteFrame(bytes: bytes.count, now: now)
         return bytes

@@ -210,7 +210,7 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
             session.lastFrame = frame
             frameWaits += ContinuousClock.now - frame.publishedAt
             framesTaken += 1
-            cadence.follow(frameAt: frame.publishedAt, now: now, realNow: .now, period: period)
+            cadence.follow(frameAt: frame.publishedAt, sequence: frame.sequence, now: now, realNow: .now, period: period)
         } else {
             cadence.tookNoFrame(now: now)
         }
@@ -267,8 +267,12 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
                 : nil)
         // A busy link (LinkPacer: its cursor-position probes are unanswered) skips the frame.
         guard let bytes = paced ? picture.renderPaced(content, columns: columns, rows: rows, now: now)
-                                : picture.render(content, columns: columns, rows: rows) else { return false }
+                                : picture.renderUnpaced(content, columns: columns, rows: rows, now: now,
+                                                        countsOnLink: !session.isHeldByMenu) else { return false }
+        let writeStart = clock()
         picture.recycle(context.writeRaw(bytes))
+        // A write that waited for the link hides when the answers that came meanwhile arrived.
+        if clock() - writeStart > LinkPacer.waitingWrite { picture.pacer.outputWaited(since: writeStart) }
         if let pixels = picture.pixels, pixels.lastPayloadBytes > 0 {
             pixelLink.recordPicture(bytes: pixels.lastPayloadBytes, deliveryRate: picture.pacer.deliveryRate)
             if pixelLink.shouldFallBack {
