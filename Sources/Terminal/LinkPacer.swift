@@ -43,7 +43,7 @@ import PhosphorKit
 /// pty was full) hides when the answers that came meanwhile arrived: read together at its end,
 /// two answers a frame apart once looked a few milliseconds apart, the link several times
 /// faster than it was, and the backlog that followed inflated every round trip after it (key to
-/// screen 250–450 ms at 100 KB/s in about a third of the bench's runs). So the writer says when
+/// screen 250–500 ms at 100 KB/s in about a third of the bench's runs). So the writer says when
 /// a write waited (`outputWaited`); the trip of an answer read after it counts from the
 /// earliest it may have come (a lower bound, used only while no trip is measured), and so does a
 /// rate.

@@ -208,9 +208,10 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
             // Most games repeat identical frames often; drawing them again would only cost CPU.
             if !(session.lastFrame.map(frame.hasSamePicture) ?? false) { needsRender = true }
             session.lastFrame = frame
-            frameWaits += ContinuousClock.now - frame.publishedAt
+            let realNow = ContinuousClock.now  // the clock the core published by (`now` may be a test's)
+            frameWaits += realNow - frame.publishedAt
             framesTaken += 1
-            cadence.follow(frameAt: frame.publishedAt, sequence: frame.sequence, now: now, realNow: .now, period: period)
+            cadence.follow(frameAt: frame.publishedAt, sequence: frame.sequence, now: now, realNow: realNow, period: period)
         } else {
             cadence.tookNoFrame(now: now)
         }
