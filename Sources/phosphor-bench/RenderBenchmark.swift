@@ -35,6 +35,9 @@ struct RenderBenchmark {
     /// what it costs back to back on these machines (caches and the CPU go cold while the thread
     /// sleeps), which is what play's `drawing=` figure shows; back to back flatters the renderer.
     var paced = false
+    /// How long `paced` sleeps before each frame: a Game Boy frame's time, or shorter to see how
+    /// much of the cost is going idle at all (on a VM whose idle CPU exits to the host at once).
+    var sleepMicroseconds = RenderBenchmark.framePeriodMicroseconds
 
     /// A Game Boy frame at 59.73 frames a second.
     static let framePeriodMicroseconds: UInt32 = 16_743
@@ -69,7 +72,7 @@ struct RenderBenchmark {
         for pass in 0..<passes {
             renderer.invalidate()
             for (index, frame) in frames.enumerated() {
-                if paced { usleep(RenderBenchmark.framePeriodMicroseconds) }
+                if paced { usleep(sleepMicroseconds) }
                 let start = paced ? Clock.threadCPU() : Clock.now()
                 let bytes = try render(frame)
                 elapsed += (paced ? Clock.threadCPU() : Clock.now()) - start

@@ -7,10 +7,11 @@ import Render
 //   phosphor-bench make-scroll DIR [FRAMES]    write the synthetic scrolling scene (default 120 frames)
 //   phosphor-bench make-static DIR [FRAMES]    write one still picture repeated (default 60 frames)
 //   phosphor-bench render [--color 24bit|256|16] [--passes N] [--sizes 128x60,256x120]
-//                         [--like-play [--bytes-first]] [--paced] [--chafa RESULTS.tsv] DIR...
+//                         [--like-play [--bytes-first]] [--paced | --sleep-us N] [--chafa RESULTS.tsv] DIR...
 //       renders every frame directory at every canvas size and prints a Markdown table;
 //       with --chafa, chafa_bench's results (same directories) go in the columns beside ours;
-//       with --paced, a frame's time of sleep before each frame and CPU time counted, as in play.
+//       with --paced, a frame's time of sleep before each frame and CPU time counted, as in play;
+//       --sleep-us N the same with N µs of sleep.
 //   phosphor-bench pixels [--passes N] [--scales 1,3] [--external RESULTS.tsv] DIR...
 //       kitty graphics (zlib, local file) and sixel per frame beside half blocks (Markdown table).
 //   phosphor-bench encoder-steps DIR
@@ -60,6 +61,7 @@ func runRender(_ arguments: [String]) throws {
     var likePlay = false
     var bytesFirst = false
     var paced = false
+    var sleepMicroseconds = RenderBenchmark.framePeriodMicroseconds
     var directories: [String] = []
     var iterator = arguments.makeIterator()
     while let argument = iterator.next() {
@@ -85,19 +87,26 @@ func runRender(_ arguments: [String]) throws {
             bytesFirst = true
         case "--paced":
             paced = true
+        case "--sleep-us":
+            guard let value = iterator.next(), let number = UInt32(value) else { throw UsageError(description: "--sleep-us needs microseconds") }
+            paced = true
+            sleepMicroseconds = number
         default:
             directories.append(argument)
         }
     }
     guard !directories.isEmpty else { throw UsageError(description: "render needs at least one frame directory") }
     let chafa = try chafaPath.map(loadChafaResults) ?? [:]
-    let benchmark = RenderBenchmark(colorMode: colorMode, passes: passes, likePlay: likePlay, bytesFirst: bytesFirst,
+    var benchmark = RenderBenchmark(colorMode: colorMode, passes: passes, likePlay: likePlay, bytesFirst: bytesFirst,
                                     paced: paced)
+    benchmark.sleepMicroseconds = sleepMicroseconds
 
     let plan = bytesFirst ? "rows planned for the fewest bytes, as on a link that limits the picture"
         : "cells chosen one by one and each row's last shift tried first, as on a terminal that takes every byte at once"
     let settings = likePlay ? ", encoder as in play on xterm (REP, row shifts, 71 palette entries; \(plan))" : ""
-    let timing = paced ? "the thread's CPU time per frame, with a frame's time (16.7 ms) of sleep before each, as in play"
+    let sleep = sleepMicroseconds == RenderBenchmark.framePeriodMicroseconds ? "a frame's time (16.7 ms) of sleep before each, as in play"
+        : "\(sleepMicroseconds) µs of sleep before each"
+    let timing = paced ? "the thread's CPU time per frame, with \(sleep)"
         : "wall time per frame, frames back to back"
     print("Render benchmark: \(colorMode.rawValue) colour\(settings), \(passes) passes; time = convert + downsample + diff + encode, \(timing).")
     print("")
@@ -173,7 +182,7 @@ do {
     case "encoder-steps"?:
         try EncoderSteps.run(Array(arguments.dropFirst()))
     default:
-        throw UsageError(description: "usage: phosphor-bench make-scroll DIR [N] | make-static DIR [N] | render [--color M] [--like-play] [--paced] [--passes N] [--sizes WxH,…] [--chafa TSV] DIR…")
+        throw UsageError(description: "usage: phosphor-bench make-scroll DIR [N] | make-static DIR [N] | render [--color M] [--like-play] [--paced | --sleep-us N] [--passes N] [--sizes WxH,…] [--chafa TSV] DIR…")
     }
 } catch {
     FileHandle.standardError.write(Data("phosphor-bench: \(error)\n".utf8))
