@@ -70,16 +70,11 @@ final class TerminalEncoderRowPlanTests: XCTestCase {
         canvas.put(text: "ABBCDDDDDE", column: 0, row: 0, foreground: white, background: grey)
         let encoder = TerminalEncoder(colorMode: .trueColor, synchronizedOutput: false)
         let terminal = VirtualTerminal(columns: 10, rows: 1)
-        var bytes: [UInt8] = []
-        encoder.encode(canvas, into: &bytes)
-        try terminal.feed(bytes)
+        try encode(canvas, with: encoder, on: terminal)
         canvas.put(text: "a", column: 0, row: 0, foreground: white, background: grey)
         canvas.put(text: "c", column: 3, row: 0, foreground: white, background: grey)
         canvas.put(text: "e", column: 9, row: 0, foreground: white, background: grey)
-        bytes.removeAll()
-        encoder.encode(canvas, into: &bytes)
-        XCTAssertEqual(String(decoding: bytes, as: UTF8.self), "\u{1B}[HaBBc\u{1B}[5Ce")
-        try terminal.feed(bytes)
+        XCTAssertEqual(try encode(canvas, with: encoder, on: terminal), "\u{1B}[HaBBc\u{1B}[5Ce")
         assertScreen(terminal, shows: canvas, mode: .trueColor, "gap rewritten")
         XCTAssertEqual(terminal.waste, [])
     }
@@ -113,18 +108,14 @@ final class TerminalEncoderRowPlanTests: XCTestCase {
         for column in 0..<6 { canvas.put(Cell(top: red, bottom: [1, 3, 4].contains(column) ? green : blue), column: column, row: 0) }
         let encoder = TerminalEncoder(colorMode: .trueColor, synchronizedOutput: false)
         let terminal = VirtualTerminal(columns: 6, rows: 1)
-        var bytes: [UInt8] = []
-        encoder.encode(canvas, into: &bytes)
-        try terminal.feed(bytes)
+        try encode(canvas, with: encoder, on: terminal)
         for column in [0, 2, 5] { canvas.put(Cell(top: red, bottom: green), column: column, row: 0) }
-        bytes.removeAll()
         let planned = encoder.stepsPlanned
-        encoder.encode(canvas, into: &bytes)
+        let text = try encode(canvas, with: encoder, on: terminal)
         // Three cells and two skipped gaps: no step writes a gap's cell again.
         XCTAssertEqual(encoder.stepsPlanned - planned, 5)
         // Red over blue was last in effect: only the green background is set.
-        XCTAssertEqual(String(decoding: bytes, as: UTF8.self), "\u{1B}[H\u{1B}[48;2;0;254;0m▀\u{1B}[C▀\u{1B}[2C▀")
-        try terminal.feed(bytes)
+        XCTAssertEqual(text, "\u{1B}[H\u{1B}[48;2;0;254;0m▀\u{1B}[C▀\u{1B}[2C▀")
         assertScreen(terminal, shows: canvas, mode: .trueColor, "gaps skipped")
         XCTAssertEqual(terminal.waste, [])
     }
@@ -141,15 +132,10 @@ final class TerminalEncoderRowPlanTests: XCTestCase {
         let encoder = TerminalEncoder(colorMode: .trueColor, synchronizedOutput: false)
         encoder.plansRows = false
         let terminal = VirtualTerminal(columns: 8, rows: 1)
-        var bytes: [UInt8] = []
-        encoder.encode(canvas, into: &bytes)
-        try terminal.feed(bytes)
+        try encode(canvas, with: encoder, on: terminal)
         // Red over blue (cell 7) is in effect: green needs only its foreground.
         for column in [0, 2, 7] { canvas.put(Cell(top: green, bottom: blue), column: column, row: 0) }
-        bytes.removeAll()
-        encoder.encode(canvas, into: &bytes)
-        XCTAssertEqual(String(decoding: bytes, as: UTF8.self), "\u{1B}[H\u{1B}[38;2;0;254;0m▀ ▀\u{1B}[4C▀")
-        try terminal.feed(bytes)
+        XCTAssertEqual(try encode(canvas, with: encoder, on: terminal), "\u{1B}[H\u{1B}[38;2;0;254;0m▀ ▀\u{1B}[4C▀")
         assertScreen(terminal, shows: canvas, mode: .trueColor, "cell by cell")
         XCTAssertEqual(terminal.waste, [])
     }
@@ -159,6 +145,15 @@ final class TerminalEncoderRowPlanTests: XCTestCase {
     /// without xterm's short `█`, REP, row shifts and the cheaper forms: the decoded screen is
     /// always the canvas, no `█` appears where it leaves an outline, and a first frame never
     /// costs more than with `▀` and spaces only.
+    /// Encodes `canvas` and feeds the bytes to `terminal`; returns them as text.
+    @discardableResult
+    private func encode(_ canvas: CellCanvas, with encoder: TerminalEncoder, on terminal: VirtualTerminal) throws -> String {
+        var bytes: [UInt8] = []
+        encoder.encode(canvas, into: &bytes)
+        try terminal.feed(bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     func testRandomRowsDecodeToTheCanvasUnderEverySetting() throws {
         var generator = SeededGenerator(seed: 2026)
         let characters: [Unicode.Scalar] = ["A", "é", "z", "│", "▀", "#"]
