@@ -218,11 +218,16 @@ public final class CoreHost: EmulatorCore {
         return bytes
     }
 
-    /// The core's current state in `buffer`, reusing its memory (the rewind ring's every frame:
-    /// no allocation and no zeroing while the size stays). The size is asked every time, as some
-    /// cores' states (nestopia's) change size. Core thread.
+    /// The core's current state in `buffer`, reusing its memory (no allocation and no zeroing
+    /// while the size stays). The size is asked every time, as some cores' states (nestopia's,
+    /// mGBA's) change size. Core thread.
     public func serializeState(into buffer: inout [UInt8]) throws {
-        let size = core.table.serialize_size()
+        try serializeState(into: &buffer, size: core.table.serialize_size())
+    }
+
+    /// The core's current state in `size` bytes (the rewind ring's every frame, with the size
+    /// it asked lately: `StateSizeCheck`). Core thread.
+    public func serializeState(into buffer: inout [UInt8], size: Int) throws {
         guard size > 0 else { throw EmulationError.stateUnsupported(core: configuration.core.displayName) }
         buffer.resize(to: size)
         let ok = buffer.withUnsafeMutableBytes { core.table.serialize($0.baseAddress, size) }

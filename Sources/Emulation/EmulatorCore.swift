@@ -38,6 +38,11 @@ public protocol EmulatorCore: AnyObject {
     /// The same state written into `buffer`, which gets the state's size and every byte: the
     /// rewind ring hands the same buffer back each frame, so keeping a state allocates nothing.
     func serializeState(into buffer: inout [UInt8]) throws
+    /// The same, in `size` bytes, a size `stateSize` gave lately (not asked again: mGBA's
+    /// `retro_serialize_size` writes a whole state to measure it, as long as the state itself).
+    /// Throws when the core refuses that size; a core whose state shrank since may leave the
+    /// last bytes as they were.
+    func serializeState(into buffer: inout [UInt8], size: Int) throws
     /// Restores a state; a state the core refuses leaves the game as it was.
     func unserializeState(_ bytes: [UInt8]) throws
     /// While true, frames publish no picture and play no sound, not even to the audio tap:
@@ -73,6 +78,9 @@ extension EmulatorCore {
 
     /// A core without its own: a fresh array each time.
     public func serializeState(into buffer: inout [UInt8]) throws { buffer = try serializeState() }
+
+    /// A core without its own: its whole state, whatever the size.
+    public func serializeState(into buffer: inout [UInt8], size: Int) throws { try serializeState(into: &buffer) }
 
     /// One frame at normal speed with sound (frame advance).
     public func runFrame() { runFrame(fastForwarding: false, muteAudio: false) }

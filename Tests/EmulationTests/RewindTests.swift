@@ -14,12 +14,18 @@ final class RewindTests: XCTestCase {
         return ButtonMask(cycle[(frame / 7) % cycle.count])
     }
 
+    /// The hashes of `frames` frames played from the start with `buttons(at:)`.
+    private func straightRun(_ game: RealCoreTimeline, frames: Int) throws -> [UInt64] {
+        var straight: [UInt64] = []
+        for frame in 0..<frames { straight.append(try game.step(buttons(at: frame))) }
+        XCTAssertGreaterThan(Set(straight).count, 5, "the picture changes with the input")
+        return straight
+    }
+
     func testRewindShowsTheEarlierFramesAndPlayingOnMatchesAStraightRun() throws {
         let game = try RealCoreTimeline(.nes, "Roms/nes/phosphor-test.nes")
         defer { game.stop() }
-        var straight: [UInt64] = []
-        for frame in 0..<300 { straight.append(try game.step(buttons(at: frame))) }
-        XCTAssertGreaterThan(Set(straight).count, 5, "the picture changes with the input")
+        let straight = try straightRun(game, frames: 300)
         XCTAssertEqual(game.thread.currentStatus.rewindSeconds, 300 / 60.1, accuracy: 0.1)
 
         // 120 rewind steps: each shows the frame before the last one shown.
@@ -40,6 +46,23 @@ final class RewindTests: XCTestCase {
         game.thread.input.set(buttons(at: 298), port: 0)
         XCTAssertTrue(try game.thread.stepBack())
         XCTAssertEqual(try game.shownHash(), straight[298])
+    }
+
+    /// mGBA's states are taken with the size it gave up to 30 frames before (`StateSizeCheck`),
+    /// not a size asked each frame: going back still shows exactly the frames shown before.
+    func testRewindOnMGBAWithTheStateSizeAskedEvery30FramesShowsTheEarlierFrames() throws {
+        let game = try RealCoreTimeline(.gba, "Roms/gba/phosphor-test.gba")
+        defer { game.stop() }
+        let straight = try straightRun(game, frames: 100)
+        for back in 1...70 {
+            let shownFrame = 99 - back
+            game.thread.input.set(buttons(at: shownFrame), port: 0)
+            XCTAssertTrue(try game.thread.stepBack())
+            XCTAssertEqual(try game.shownHash(), straight[shownFrame], "rewind step \(back) shows frame \(shownFrame)")
+        }
+        for frame in 30..<100 {
+            XCTAssertEqual(try game.step(buttons(at: frame)), straight[frame], "frame \(frame) after the rewind")
+        }
     }
 
     func testAStateLoadOrResetEmptiesTheRing() throws {

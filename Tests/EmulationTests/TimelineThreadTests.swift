@@ -164,6 +164,24 @@ final class TimelineThreadTests: XCTestCase {
         XCTAssertEqual(fast.framesPerShown, 3, accuracy: 0.1, "run-ahead 2 still runs three frames per frame shown")
     }
 
+    func testRewindAsksTheStateSizeOnceEveryThirtyStatesNotEveryFrame() throws {
+        // mGBA measures its state by writing a whole one: asked every frame, that doubled what
+        // rewind cost (0.65 ms a frame for a GBA game).
+        let journal = ScriptedCore.Journal()
+        let thread = CoreThread(options: CoreThread.Options(realTime: false, rewind: RewindSettings()),
+                                audioRing: SampleRing(minimumCapacity: 1 << 16),
+                                makeCore: ScriptedCore.maker(ScriptedCore.Script(width: 16, height: 4), journal: journal))
+        thread.pause()
+        try thread.start()
+        defer { thread.stop() }
+        let asked = journal.entries.stateSizeQueries
+        for _ in 0..<90 { try thread.step() }
+        XCTAssertEqual(journal.entries.stateSizeQueries - asked, 4, "90 states: asked before the first two, the 32nd and the 62nd")
+        XCTAssertEqual(thread.currentStatus.rewindSeconds, 90 / 60, accuracy: 0.05, "every frame's state kept")
+        XCTAssertTrue(try thread.stepBack())
+        XCTAssertEqual(try thread.perform { $0.frameCount }, 89)
+    }
+
     func testRewindWhoseStatesTakeTooLongTurnsOffWithOneLine() throws {
         var script = ScriptedCore.Script(width: 16, height: 4)
         script.serializeCost = .milliseconds(16)

@@ -21,6 +21,8 @@ final class FrameTimeline {
     /// Real-time play: the speed check may turn run-ahead off (an unthrottled run never).
     private let checksSpeed: Bool
     private var ring: RewindRing?
+    /// When the ring's states ask the core for its state size.
+    private var stateSize = StateSizeCheck()
     /// Whether this core replays a frame identically after a state load (checked once).
     private var runAheadChecked = false
     /// Preemptive frames: the states before each of the last `frames` frames, oldest first.
@@ -62,6 +64,7 @@ final class FrameTimeline {
     /// Forgets the past (a state load or a reset: the states held no longer lead here).
     func clear() {
         ring?.removeAll()
+        stateSize.askAgain()
         forgetHistory()
     }
 
@@ -186,12 +189,41 @@ final class FrameTimeline {
             if let state {
                 try ring!.push(state, frame: frame)
             } else {
-                try ring!.push(frame: frame) { try core.serializeState(into: &$0) }
+                try keepState(core, frame: frame)
             }
         } catch {
             turnRewindOff("\(error)")
         }
         if let started { rewindTiming.keeping += clock.now - started }
+    }
+
+    /// Serializes straight into the ring's spare buffer, with the size `stateSize` says.
+    private func keepState(_ core: any EmulatorCore, frame: UInt64) throws {
+        func push(size: Int) throws {
+            try ring!.push(frame: frame) { try core.serializeState(into: &$0, size: size) }
+        }
+        if stateSize.isDue { try askStateSize(core, frame: frame) }
+        do {
+            try push(size: stateSize.size ?? 0)
+        } catch {
+            // A core whose state grew refuses the old size: with the new one, once.
+            guard !stateSize.varies else { throw error }
+            try askStateSize(core, frame: frame)
+            guard stateSize.varies else { throw error }
+            try push(size: stateSize.size ?? 0)
+        }
+        stateSize.noteStateTaken()
+    }
+
+    /// Asks the core's state size before the state of `frame`; when it changed, drops the states
+    /// taken since it was last asked (their last bytes may be stale).
+    private func askStateSize(_ core: any EmulatorCore, frame: UInt64) throws {
+        let before = stateSize.size ?? 0
+        guard let after = stateSize.noteAnswer(core.stateSize, frame: frame) else { return }
+        while let newest = ring?.newest, newest.frame > after {
+            guard try ring!.dropNewest() else { break }
+        }
+        Log.info("rewind: the core's state size changed (\(before) → \(stateSize.size ?? 0) bytes); it is asked before every state now")
     }
 
     private func turnRewindOff(_ reason: String) {

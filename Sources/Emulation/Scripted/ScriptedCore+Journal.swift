@@ -23,6 +23,8 @@ extension ScriptedCore {
             public var resets = 0
             /// Calls, failed ones included.
             public var serializations = 0
+            /// Times `stateSize` was asked (`retro_serialize_size`).
+            public var stateSizeQueries = 0
             public var unserializations = 0
             /// `restoreRecentState` calls (rewind steps, run-ahead rollbacks).
             public var recentRestores = 0

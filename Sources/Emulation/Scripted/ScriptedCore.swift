@@ -110,7 +110,8 @@ public final class ScriptedCore: EmulatorCore {
 
     /// The size of an encoded state (fixed for a script: the battery RAM's size is).
     public var stateSize: Int {
-        ScriptedState(title: script.title, frameCount: 0, samplePosition: 0, batteryRAM: batteryRAM).encoded().count
+        note { $0.stateSizeQueries += 1 }
+        return ScriptedState(title: script.title, frameCount: 0, samplePosition: 0, batteryRAM: batteryRAM).encoded().count
     }
 
     public func serializeState() throws -> [UInt8] {
