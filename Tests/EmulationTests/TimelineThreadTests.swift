@@ -182,6 +182,20 @@ final class TimelineThreadTests: XCTestCase {
         XCTAssertEqual(try thread.perform { $0.frameCount }, 89)
     }
 
+    func testRunAheadAsksTheStateSizeOnceEveryThirtyStatesToo() throws {
+        let journal = ScriptedCore.Journal()
+        let thread = CoreThread(options: CoreThread.Options(realTime: false, rewind: .off, runAhead: .runAhead(frames: 1)),
+                                audioRing: SampleRing(minimumCapacity: 1 << 16),
+                                makeCore: ScriptedCore.maker(ScriptedCore.Script(width: 16, height: 4), journal: journal))
+        thread.pause()
+        try thread.start()
+        defer { thread.stop() }
+        let asked = journal.entries.stateSizeQueries
+        for _ in 0..<60 { try thread.step() }
+        XCTAssertEqual(journal.entries.hiddenFrames, 60 + 2, "run-ahead ran (after its replay check's two frames)")
+        XCTAssertEqual(journal.entries.stateSizeQueries - asked, 3, "60 states: asked before the first two and the 32nd")
+    }
+
     func testRewindWhoseStatesTakeTooLongTurnsOffWithOneLine() throws {
         var script = ScriptedCore.Script(width: 16, height: 4)
         script.serializeCost = .milliseconds(16)

@@ -118,7 +118,7 @@ final class FrameTimeline {
         let real = core.frameCount
         core.hidesOutput = true
         core.runFrame(fastForwarding: false, muteAudio: true)
-        let afterReal = try core.serializeState()
+        let afterReal = try takeState(core, frame: real + 1)
         keepRewindState(core, frame: real + 1, state: afterReal)
         for _ in 1..<frames { core.runFrame(fastForwarding: false, muteAudio: true) }
         core.hidesOutput = false
@@ -138,13 +138,13 @@ final class FrameTimeline {
             history.removeLast(frames)
             core.hidesOutput = true
             for step in 0..<frames {
-                history.append(step == 0 ? base : (core.frameCount, try core.serializeState()))
+                history.append(step == 0 ? base : (core.frameCount, try takeState(core, frame: core.frameCount)))
                 core.runFrame(fastForwarding: false, muteAudio: true)
             }
             core.hidesOutput = false
         }
         lastInput = now
-        let state = try core.serializeState()
+        let state = try takeState(core, frame: frame)
         history.append((frame, state))
         if history.count > frames { history.removeFirst(history.count - frames) }
         keepRewindState(core, frame: frame, state: state)
@@ -199,18 +199,32 @@ final class FrameTimeline {
 
     /// Serializes straight into the ring's spare buffer, with the size `stateSize` says.
     private func keepState(_ core: any EmulatorCore, frame: UInt64) throws {
-        func push(size: Int) throws {
+        try withStateSize(core, frame: frame) { size in
             try ring!.push(frame: frame) { try core.serializeState(into: &$0, size: size) }
         }
+    }
+
+    /// The state before frame `frame`, with the size `stateSize` says: run-ahead's and preemptive
+    /// frames' states, restored moments later (a state a few bytes longer than the core's, after
+    /// its state shrank, loads the same in mGBA, nestopia, bsnes and mednafen_pce_fast; gambatte
+    /// refuses any other size, and is then asked at once).
+    private func takeState(_ core: any EmulatorCore, frame: UInt64) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        try withStateSize(core, frame: frame) { size in try core.serializeState(into: &bytes, size: size) }
+        return bytes
+    }
+
+    /// Runs `take` with the state size to use, asking the core first when due, and again (then
+    /// once more `take`) when the core refused the size it gave before: its state grew.
+    private func withStateSize(_ core: any EmulatorCore, frame: UInt64, _ take: (Int) throws -> Void) throws {
         if stateSize.isDue { try askStateSize(core, frame: frame) }
         do {
-            try push(size: stateSize.size ?? 0)
+            try take(stateSize.size ?? 0)
         } catch {
-            // A core whose state grew refuses the old size: with the new one, once.
             guard !stateSize.varies else { throw error }
             try askStateSize(core, frame: frame)
             guard stateSize.varies else { throw error }
-            try push(size: stateSize.size ?? 0)
+            try take(stateSize.size ?? 0)
         }
         stateSize.noteStateTaken()
     }
