@@ -164,36 +164,42 @@ final class TimelineThreadTests: XCTestCase {
         XCTAssertEqual(fast.framesPerShown, 3, accuracy: 0.1, "run-ahead 2 still runs three frames per frame shown")
     }
 
+    /// Steps a paused scripted core `frames` times with `options`; returns the thread (stopped by
+    /// the caller), its journal and how often it asked the state size during those frames.
+    private func stepCountingStateSizeQueries(_ options: CoreThread.Options, frames: Int) throws
+        -> (thread: CoreThread, journal: ScriptedCore.Journal, asked: Int) {
+        let journal = ScriptedCore.Journal()
+        let thread = CoreThread(options: options, audioRing: SampleRing(minimumCapacity: 1 << 16),
+                                makeCore: ScriptedCore.maker(ScriptedCore.Script(width: 16, height: 4), journal: journal))
+        thread.pause()
+        try thread.start()
+        let before = journal.entries.stateSizeQueries
+        do {
+            for _ in 0..<frames { try thread.step() }
+        } catch {
+            thread.stop()
+            throw error
+        }
+        return (thread, journal, journal.entries.stateSizeQueries - before)
+    }
+
     func testRewindAsksTheStateSizeOnceEveryThirtyStatesNotEveryFrame() throws {
         // mGBA measures its state by writing a whole one: asked every frame, that doubled what
         // rewind cost (0.65 ms a frame for a GBA game).
-        let journal = ScriptedCore.Journal()
-        let thread = CoreThread(options: CoreThread.Options(realTime: false, rewind: RewindSettings()),
-                                audioRing: SampleRing(minimumCapacity: 1 << 16),
-                                makeCore: ScriptedCore.maker(ScriptedCore.Script(width: 16, height: 4), journal: journal))
-        thread.pause()
-        try thread.start()
-        defer { thread.stop() }
-        let asked = journal.entries.stateSizeQueries
-        for _ in 0..<90 { try thread.step() }
-        XCTAssertEqual(journal.entries.stateSizeQueries - asked, 4, "90 states: asked before the first two, the 32nd and the 62nd")
-        XCTAssertEqual(thread.currentStatus.rewindSeconds, 90 / 60, accuracy: 0.05, "every frame's state kept")
-        XCTAssertTrue(try thread.stepBack())
-        XCTAssertEqual(try thread.perform { $0.frameCount }, 89)
+        let run = try stepCountingStateSizeQueries(CoreThread.Options(realTime: false, rewind: RewindSettings()), frames: 90)
+        defer { run.thread.stop() }
+        XCTAssertEqual(run.asked, 4, "90 states: asked before the first two, the 32nd and the 62nd")
+        XCTAssertEqual(run.thread.currentStatus.rewindSeconds, 90 / 60, accuracy: 0.05, "every frame's state kept")
+        XCTAssertTrue(try run.thread.stepBack())
+        XCTAssertEqual(try run.thread.perform { $0.frameCount }, 89)
     }
 
     func testRunAheadAsksTheStateSizeOnceEveryThirtyStatesToo() throws {
-        let journal = ScriptedCore.Journal()
-        let thread = CoreThread(options: CoreThread.Options(realTime: false, rewind: .off, runAhead: .runAhead(frames: 1)),
-                                audioRing: SampleRing(minimumCapacity: 1 << 16),
-                                makeCore: ScriptedCore.maker(ScriptedCore.Script(width: 16, height: 4), journal: journal))
-        thread.pause()
-        try thread.start()
-        defer { thread.stop() }
-        let asked = journal.entries.stateSizeQueries
-        for _ in 0..<60 { try thread.step() }
-        XCTAssertEqual(journal.entries.hiddenFrames, 60 + 2, "run-ahead ran (after its replay check's two frames)")
-        XCTAssertEqual(journal.entries.stateSizeQueries - asked, 3, "60 states: asked before the first two and the 32nd")
+        let options = CoreThread.Options(realTime: false, rewind: .off, runAhead: .runAhead(frames: 1))
+        let run = try stepCountingStateSizeQueries(options, frames: 60)
+        defer { run.thread.stop() }
+        XCTAssertEqual(run.journal.entries.hiddenFrames, 60 + 2, "run-ahead ran (after its replay check's two frames)")
+        XCTAssertEqual(run.asked, 3, "60 states: asked before the first two and the 32nd")
     }
 
     func testRewindWhoseStatesTakeTooLongTurnsOffWithOneLine() throws {
