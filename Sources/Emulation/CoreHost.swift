@@ -225,8 +225,8 @@ public final class CoreHost: EmulatorCore {
         try serializeState(into: &buffer, size: core.table.serialize_size())
     }
 
-    /// The core's current state in `size` bytes (the rewind ring's every frame, with the size
-    /// it asked lately: `StateSizeCheck`). Core thread.
+    /// The core's current state in `size` bytes (rewind's and run-ahead's states, every frame,
+    /// with the size asked lately: `StateSizeCheck`). Core thread.
     public func serializeState(into buffer: inout [UInt8], size: Int) throws {
         guard size > 0 else { throw EmulationError.stateUnsupported(core: configuration.core.displayName) }
         buffer.resize(to: size)

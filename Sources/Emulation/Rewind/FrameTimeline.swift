@@ -21,7 +21,7 @@ final class FrameTimeline {
     /// Real-time play: the speed check may turn run-ahead off (an unthrottled run never).
     private let checksSpeed: Bool
     private var ring: RewindRing?
-    /// When the ring's states ask the core for its state size.
+    /// When rewind's and run-ahead's states ask the core for its state size.
     private var stateSize = StateSizeCheck()
     /// Whether this core replays a frame identically after a state load (checked once).
     private var runAheadChecked = false

@@ -1,14 +1,14 @@
-/// When the rewind ring asks the core for its state size.
+/// When rewind and run-ahead ask the core for its state size.
 ///
-/// The ring keeps a state every frame, and asking the size every time doubled what mGBA's states
-/// cost: its `retro_serialize_size` writes a whole state to measure it (0.65 ms for a GBA game,
-/// as long as the state itself; gambatte 1 µs). So the size is asked before the first two states
-/// (nestopia's is 30 bytes longer before the first frame than after it) and then once every
-/// `interval` states, and the states in between are taken with the size last given. A core whose
-/// state shrank meanwhile may have left their last bytes stale: when an answer differs from the
-/// size in use, the states taken after the last answer go (`noteAnswer` says from which frame),
-/// and this core is asked before every state from then on. A core whose state grew refuses the
-/// smaller size; the caller then asks at once.
+/// Rewind keeps a state every frame (run-ahead takes one too), and asking the size every time
+/// doubled what mGBA's states cost: its `retro_serialize_size` writes a whole state to measure
+/// it (0.65 ms for a GBA game, as long as the state itself; gambatte 1 µs). So the size is asked
+/// before the first two states (nestopia's is 30 bytes longer before the first frame than after
+/// it) and then once every `interval` states, and the states in between are taken with the size
+/// last given. A core whose state shrank meanwhile may have left their last bytes stale: when an
+/// answer differs from the size in use, the states taken after the last answer go (`noteAnswer`
+/// says from which frame), and this core is asked before every state from then on. A core whose
+/// state grew refuses the smaller size; the caller then asks at once.
 ///
 /// Pure value. Core thread (owned by `FrameTimeline`).
 struct StateSizeCheck {

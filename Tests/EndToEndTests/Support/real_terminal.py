@@ -60,7 +60,7 @@ def click_touch_screen(target, log, terminal, border, env):
                            open(log, encoding="utf-8", errors="replace").read())
         return found[-1] if found else None
 
-    left, top, width, height, picture_width, picture_height = (int(v) for v in wait_for(area, 15, "the touch screen: log line"))
+    left, top, width, height, picture_width, picture_height = (int(v) for v in wait_for(area, 30, "the touch screen: log line"))
     # The middle of the frame pixel's span of terminal pixels.
     x = left + (2 * frame_x + 1) * width // (2 * picture_width)
     y = top + (2 * frame_y + 1) * height // (2 * picture_height)
@@ -74,7 +74,7 @@ def click_touch_screen(target, log, terminal, border, env):
                            open(log, encoding="utf-8", errors="replace").read())
         return found[-1] if found else None
 
-    pointer_x, pointer_y, pixel_x, pixel_y = wait_for(touch, 10, "the touch: log line")
+    pointer_x, pointer_y, pixel_x, pixel_y = wait_for(touch, 20, "the touch: log line")
     return f" clicked={x},{y} touch={pointer_x},{pointer_y},{pixel_x},{pixel_y}"
 
 

@@ -16,14 +16,16 @@ def need(tool):
 
 
 def wait_for(condition, seconds, what):
-    """The first truthy value of `condition()`, polled every 0.1 s; exits with a message after `seconds`."""
+    """The first truthy value of `condition()`, polled every 0.1 s; exits after `seconds`, saying
+    what it waited for on standard output (the tests read only that: a failure then says why)."""
     deadline = time.time() + seconds
     while time.time() < deadline:
         value = condition()
         if value:
             return value
         time.sleep(0.1)
-    raise SystemExit(f"timed out waiting for {what}")
+    print(f"timed out waiting for {what}", flush=True)
+    raise SystemExit(1)
 
 
 def start_xvfb(size):
