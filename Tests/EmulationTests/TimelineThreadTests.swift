@@ -133,7 +133,7 @@ final class TimelineThreadTests: XCTestCase {
     /// costs, until the speed checks have had their two seconds; returns the timeline's problem
     /// and the frames the core ran per frame shown afterwards.
     private func slowCoreRun(_ script: ScriptedCore.Script, rewind: RewindSettings,
-                             runAhead: RunAheadMode) throws -> (problem: String?, framesPerShown: Double) {
+                             runAhead: RunAheadMode) throws -> (problem: String?, framesPerShown: Double, serializations: Int) {
         let journal = ScriptedCore.Journal()
         let clock = SteppingFrameClock()
         let thread = CoreThread(options: CoreThread.Options(rewind: rewind, runAhead: runAhead, clock: clock),
@@ -146,7 +146,7 @@ final class TimelineThreadTests: XCTestCase {
         waitFor("60 more frames") { thread.currentStatus.frameCount >= shown + 60 }
         // The status and the journal are read a moment apart: a frame either way.
         let framesPerShown = Double(journal.entries.framesRun - ran) / Double(thread.currentStatus.frameCount - shown)
-        return (thread.currentStatus.timelineProblem, framesPerShown)
+        return (thread.currentStatus.timelineProblem, framesPerShown, journal.entries.serializations)
     }
 
     func testRunAheadTooSlowForItsFramesTurnsOffWithOneLine() throws {
@@ -210,5 +210,15 @@ final class TimelineThreadTests: XCTestCase {
         script.serializeCost = .milliseconds(10)
         let fast = try slowCoreRun(script, rewind: RewindSettings(), runAhead: .off)
         XCTAssertNil(fast.problem)
+    }
+
+    func testRewindFarTooSlowTurnsOffOnceTwoSecondsWentOnItNotAfter120Frames() throws {
+        // desmume's 12 MB state took about 10 s a frame in a debug build: 120 frames of that were
+        // 20 minutes before the check.
+        var script = ScriptedCore.Script(width: 16, height: 4)
+        script.serializeCost = .seconds(1)
+        let slow = try slowCoreRun(script, rewind: RewindSettings(), runAhead: .off)
+        XCTAssertEqual(slow.problem, "rewind off: keeping a state takes 1000.0 ms a frame, and the game's frame is 16.7 ms")
+        XCTAssertEqual(slow.serializations, 2, "two states of a second each, then off")
     }
 }

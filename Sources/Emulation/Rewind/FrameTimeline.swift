@@ -246,6 +246,9 @@ final class FrameTimeline {
         Log.warning(rewindProblem!)
     }
 
+    /// The speed checks decide after two seconds of frames, or this much time spent on them.
+    private static let speedCheckTime = Duration.seconds(2)
+
     private func forgetHistory() {
         history.removeAll()
         lastInput = nil
@@ -289,13 +292,15 @@ final class FrameTimeline {
         }
     }
 
-    /// After two seconds of real-time play with rewind on, turns it off when keeping the states
-    /// makes a frame cost more than 90 % of its time (desmume's 12 MB states take 15 ms).
+    /// After two seconds of real-time play with rewind on (or two seconds spent on its frames,
+    /// if that comes first), turns it off when keeping the states makes a frame cost more than
+    /// 90 % of its time (desmume's 12 MB states take 15 ms). The time bound: in a debug build a
+    /// desmume frame with its state took about 10 s, and 120 of them were waited for.
     private func checkRewindSpeed(frame spent: Duration, framesPerSecond: Double) {
         guard checksSpeed, rewind.enabled, rewindProblem == nil, rewindTiming.frames >= 0 else { return }
         rewindTiming.frames += 1
         rewindTiming.total += spent
-        guard rewindTiming.frames >= Int(max(framesPerSecond, 1) * 2) else { return }
+        guard rewindTiming.frames >= Int(max(framesPerSecond, 1) * 2) || rewindTiming.total >= Self.speedCheckTime else { return }
         let frames = Double(rewindTiming.frames)
         let average = rewindTiming.total.inSeconds / frames
         let keeping = rewindTiming.keeping.inSeconds / frames
@@ -306,14 +311,15 @@ final class FrameTimeline {
         }
     }
 
-    /// After two seconds of run-ahead in real time, turns it off when a shown frame costs more
-    /// than 90 % of a frame's time (the game could not keep its speed).
+    /// After two seconds of run-ahead in real time (or two seconds spent on its frames, if that
+    /// comes first), turns it off when a shown frame costs more than 90 % of a frame's time (the
+    /// game could not keep its speed).
     private func checkSpeed(spent: Duration, framesPerSecond: Double, mode: RunAheadMode) {
         guard checksSpeed, timing.frames >= 0 else { return }
         timing.frames += 1
         timing.total += spent
         let window = Int(max(framesPerSecond, 1) * 2)
-        guard timing.frames >= window else { return }
+        guard timing.frames >= window || timing.total >= Self.speedCheckTime else { return }
         let average = timing.total.inSeconds / Double(timing.frames)
         let budget = 0.9 / max(framesPerSecond, 1)
         timing.frames = -1  // checked once per setting
