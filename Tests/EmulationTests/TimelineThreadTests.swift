@@ -213,8 +213,8 @@ final class TimelineThreadTests: XCTestCase {
     }
 
     func testRewindFarTooSlowTurnsOffOnceTwoSecondsWentOnItNotAfter120Frames() throws {
-        // desmume's 12 MB state took about 10 s a frame in a debug build: 120 frames of that were
-        // 20 minutes before the check.
+        // Keeping desmume's 12 MB state took 3.2 s a frame in a debug build: 120 frames of that
+        // were six and a half minutes before the check.
         var script = ScriptedCore.Script(width: 16, height: 4)
         script.serializeCost = .seconds(1)
         let slow = try slowCoreRun(script, rewind: RewindSettings(), runAhead: .off)

@@ -294,8 +294,8 @@ final class FrameTimeline {
 
     /// After two seconds of real-time play with rewind on (or two seconds spent on its frames,
     /// if that comes first), turns it off when keeping the states makes a frame cost more than
-    /// 90 % of its time (desmume's 12 MB states take 15 ms). The time bound: in a debug build a
-    /// desmume frame with its state took about 10 s, and 120 of them were waited for.
+    /// 90 % of its time (desmume's 12 MB states take 15 ms). The time bound: in a debug build
+    /// keeping a desmume state took 3.2 s, and 120 of them were waited for.
     private func checkRewindSpeed(frame spent: Duration, framesPerSecond: Double) {
         guard checksSpeed, rewind.enabled, rewindProblem == nil, rewindTiming.frames >= 0 else { return }
         rewindTiming.frames += 1
