@@ -11,7 +11,7 @@ struct RenderBenchmark {
         var rows: Int
         var frames: Int
         /// Mean time per frame over all passes (convert + downsample + diff + encode): wall time
-        /// back to back, the thread's CPU time when `paced`.
+        /// back to back, the thread's CPU time when paced (`sleepBeforeEachFrame`).
         var microsecondsPerFrame: Double
         /// Bytes of the first frame (a full redraw).
         var firstFrameBytes: Int
@@ -30,14 +30,14 @@ struct RenderBenchmark {
     /// With `likePlay`: rows planned for the fewest bytes, as over a link that limits the picture
     /// (else cell by cell, as on a terminal that takes every byte at once: `LinkPacer.bytesAreCheap`).
     var bytesFirst = false
-    /// Sleep a Game Boy frame's time (16.7 ms) before each frame, as the play screen's thread
-    /// does between frames, and count the thread's CPU time. The same work then costs about 1.5×
-    /// what it costs back to back on these machines (caches and the CPU go cold while the thread
-    /// sleeps), which is what play's `drawing=` figure shows; back to back flatters the renderer.
-    var paced = false
-    /// How long `paced` sleeps before each frame: a Game Boy frame's time, or shorter to see how
-    /// much of the cost is going idle at all (on a VM whose idle CPU exits to the host at once).
-    var sleepMicroseconds = RenderBenchmark.framePeriodMicroseconds
+    /// Microseconds of sleep before each frame, and the thread's CPU time counted (nil: frames
+    /// back to back, wall time). A Game Boy frame's time (`framePeriodMicroseconds`) is what the
+    /// play screen's thread sleeps between frames: the same work then costs about 1.5× what it
+    /// costs back to back on these machines (caches and the CPU go cold while the thread sleeps),
+    /// which is what play's `drawing=` figure shows; back to back flatters the renderer. Shorter
+    /// sleeps show how much of that is going idle at all (on a VM whose idle CPU exits to the host
+    /// at once).
+    var sleepBeforeEachFrame: UInt32?
 
     /// A Game Boy frame at 59.73 frames a second.
     static let framePeriodMicroseconds: UInt32 = 16_743
@@ -72,7 +72,8 @@ struct RenderBenchmark {
         for pass in 0..<passes {
             renderer.invalidate()
             for (index, frame) in frames.enumerated() {
-                if paced { usleep(sleepMicroseconds) }
+                if let sleepBeforeEachFrame { usleep(sleepBeforeEachFrame) }
+                let paced = sleepBeforeEachFrame != nil
                 let start = paced ? Clock.threadCPU() : Clock.now()
                 let bytes = try render(frame)
                 elapsed += (paced ? Clock.threadCPU() : Clock.now()) - start

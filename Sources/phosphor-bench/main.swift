@@ -60,8 +60,7 @@ func runRender(_ arguments: [String]) throws {
     var chafaPath: String?
     var likePlay = false
     var bytesFirst = false
-    var paced = false
-    var sleepMicroseconds = RenderBenchmark.framePeriodMicroseconds
+    var sleepBeforeEachFrame: UInt32?
     var directories: [String] = []
     var iterator = arguments.makeIterator()
     while let argument = iterator.next() {
@@ -86,28 +85,27 @@ func runRender(_ arguments: [String]) throws {
         case "--bytes-first":
             bytesFirst = true
         case "--paced":
-            paced = true
+            sleepBeforeEachFrame = RenderBenchmark.framePeriodMicroseconds
         case "--sleep-us":
             guard let value = iterator.next(), let number = UInt32(value) else { throw UsageError(description: "--sleep-us needs microseconds") }
-            paced = true
-            sleepMicroseconds = number
+            sleepBeforeEachFrame = number
         default:
             directories.append(argument)
         }
     }
     guard !directories.isEmpty else { throw UsageError(description: "render needs at least one frame directory") }
     let chafa = try chafaPath.map(loadChafaResults) ?? [:]
-    var benchmark = RenderBenchmark(colorMode: colorMode, passes: passes, likePlay: likePlay, bytesFirst: bytesFirst,
-                                    paced: paced)
-    benchmark.sleepMicroseconds = sleepMicroseconds
+    let benchmark = RenderBenchmark(colorMode: colorMode, passes: passes, likePlay: likePlay, bytesFirst: bytesFirst,
+                                    sleepBeforeEachFrame: sleepBeforeEachFrame)
 
     let plan = bytesFirst ? "rows planned for the fewest bytes, as on a link that limits the picture"
         : "cells chosen one by one and each row's last shift tried first, as on a terminal that takes every byte at once"
     let settings = likePlay ? ", encoder as in play on xterm (REP, row shifts, 71 palette entries; \(plan))" : ""
-    let sleep = sleepMicroseconds == RenderBenchmark.framePeriodMicroseconds ? "a frame's time (16.7 ms) of sleep before each, as in play"
-        : "\(sleepMicroseconds) µs of sleep before each"
-    let timing = paced ? "the thread's CPU time per frame, with \(sleep)"
-        : "wall time per frame, frames back to back"
+    let timing = switch sleepBeforeEachFrame {
+    case nil: "wall time per frame, frames back to back"
+    case RenderBenchmark.framePeriodMicroseconds?: "the thread's CPU time per frame, with a frame's time (16.7 ms) of sleep before each, as in play"
+    case let microseconds?: "the thread's CPU time per frame, with \(microseconds) µs of sleep before each"
+    }
     print("Render benchmark: \(colorMode.rawValue) colour\(settings), \(passes) passes; time = convert + downsample + diff + encode, \(timing).")
     print("")
     print("| scene | canvas | Phosphor µs/frame | chafa µs/frame | speed-up | Phosphor bytes, 1st frame | Phosphor bytes/frame after | Phosphor full-redraw bytes | chafa bytes/frame |")
