@@ -28,10 +28,10 @@ final class FrameTimeline {
     /// Preemptive frames: the states before each of the last `frames` frames, oldest first.
     private var history: [(frame: UInt64, bytes: [UInt8])] = []
     private var lastInput: [ButtonMask]?
-    /// The speed check: core-thread time spent on run-ahead frames since the check started.
-    private var timing = (frames: 0, total: Duration.zero)
-    /// Rewind's speed check: time spent keeping states, and on the frames themselves.
-    private var rewindTiming = (frames: 0, keeping: Duration.zero, total: Duration.zero)
+    /// Run-ahead's speed check: core-thread time spent on its frames.
+    private var timing = SpeedCheck()
+    /// Rewind's speed check: time spent on the frames, and (its part) on keeping the states.
+    private var rewindTiming = SpeedCheck()
 
     init(rewind: RewindSettings, runAhead: RunAheadMode, input: InputState, checksSpeed: Bool,
          clock: any FrameClock = SystemFrameClock()) {
@@ -49,7 +49,7 @@ final class FrameTimeline {
         rewind = settings
         rewindProblem = nil
         ring = nil
-        rewindTiming = (0, .zero, .zero)
+        rewindTiming = SpeedCheck()
     }
 
     func setRunAhead(_ mode: RunAheadMode) {
@@ -57,7 +57,7 @@ final class FrameTimeline {
         runAhead = mode.clamped
         runAheadProblem = nil
         runAheadChecked = false
-        timing = (0, .zero)
+        timing = SpeedCheck()
         forgetHistory()
     }
 
@@ -182,7 +182,7 @@ final class FrameTimeline {
     private func keepRewindState(_ core: any EmulatorCore, frame: UInt64, state: [UInt8]? = nil) {
         guard rewind.enabled, rewindProblem == nil, frame % UInt64(rewind.granularity) == 0 else { return }
         // Timed only until the speed check has been made (two clock reads a frame saved after).
-        let timed = checksSpeed && rewindTiming.frames >= 0
+        let timed = checksSpeed && !rewindTiming.isDecided
         let started = timed ? clock.now : nil
         do {
             if ring == nil { ring = RewindRing(budget: rewind.budgetBytes, compressor: rewind.compression.makeCompressor()) }
@@ -194,7 +194,7 @@ final class FrameTimeline {
         } catch {
             turnRewindOff("\(error)")
         }
-        if let started { rewindTiming.keeping += clock.now - started }
+        if let started { rewindTiming.part += clock.now - started }
     }
 
     /// Serializes straight into the ring's spare buffer, with the size `stateSize` says.
@@ -246,9 +246,6 @@ final class FrameTimeline {
         Log.warning(rewindProblem!)
     }
 
-    /// The speed checks decide after two seconds of frames, or this much time spent on them.
-    private static let speedCheckTime = Duration.seconds(2)
-
     private func forgetHistory() {
         history.removeAll()
         lastInput = nil
@@ -292,40 +289,24 @@ final class FrameTimeline {
         }
     }
 
-    /// After two seconds of real-time play with rewind on (or two seconds spent on its frames,
-    /// if that comes first), turns it off when keeping the states makes a frame cost more than
-    /// 90 % of its time (desmume's 12 MB states take 15 ms). The time bound: in a debug build
-    /// keeping a desmume state took 3.2 s, and 120 of them were waited for.
+    /// Turns rewind off when, in real-time play, keeping the states makes a frame cost more than
+    /// 90 % of its time (`SpeedCheck` says when to look; desmume's 12 MB states take 15 ms).
     private func checkRewindSpeed(frame spent: Duration, framesPerSecond: Double) {
-        guard checksSpeed, rewind.enabled, rewindProblem == nil, rewindTiming.frames >= 0 else { return }
-        rewindTiming.frames += 1
-        rewindTiming.total += spent
-        guard rewindTiming.frames >= Int(max(framesPerSecond, 1) * 2) || rewindTiming.total >= Self.speedCheckTime else { return }
-        let frames = Double(rewindTiming.frames)
-        let average = rewindTiming.total.inSeconds / frames
-        let keeping = rewindTiming.keeping.inSeconds / frames
-        rewindTiming.frames = -1  // checked once per setting
-        if average > 0.9 / max(framesPerSecond, 1) && keeping > 0 {
+        guard checksSpeed, rewind.enabled, rewindProblem == nil,
+              let average = rewindTiming.record(spent, framesPerSecond: framesPerSecond) else { return }
+        if average.frame > 0.9 / max(framesPerSecond, 1) && average.part > 0 {
             turnRewindOff(String(format: "keeping a state takes %.1f ms a frame, and the game's frame is %.1f ms",
-                                 keeping * 1000, 1000 / max(framesPerSecond, 1)))
+                                 average.part * 1000, 1000 / max(framesPerSecond, 1)))
         }
     }
 
-    /// After two seconds of run-ahead in real time (or two seconds spent on its frames, if that
-    /// comes first), turns it off when a shown frame costs more than 90 % of a frame's time (the
-    /// game could not keep its speed).
+    /// Turns run-ahead off when, in real-time play, a shown frame costs more than 90 % of a
+    /// frame's time (the game could not keep its speed; `SpeedCheck` says when to look).
     private func checkSpeed(spent: Duration, framesPerSecond: Double, mode: RunAheadMode) {
-        guard checksSpeed, timing.frames >= 0 else { return }
-        timing.frames += 1
-        timing.total += spent
-        let window = Int(max(framesPerSecond, 1) * 2)
-        guard timing.frames >= window || timing.total >= Self.speedCheckTime else { return }
-        let average = timing.total.inSeconds / Double(timing.frames)
-        let budget = 0.9 / max(framesPerSecond, 1)
-        timing.frames = -1  // checked once per setting
-        if average > budget {
+        guard checksSpeed, let average = timing.record(spent, framesPerSecond: framesPerSecond) else { return }
+        if average.frame > 0.9 / max(framesPerSecond, 1) {
             runAheadProblem = String(format: "run-ahead off: %@ takes %.1f ms a frame, more than the game's %.1f ms",
-                                     mode.description, average * 1000, 1000 / max(framesPerSecond, 1))
+                                     mode.description, average.frame * 1000, 1000 / max(framesPerSecond, 1))
             Log.warning(runAheadProblem!)
         }
     }
