@@ -15,6 +15,8 @@
 #  4b. a slow link: key-to-screen latency and frames/s at 100 KB/s, 250 KB/s, 1 MB/s with a
 #      40 ms round trip, back-pressure on and off (Bench/peer/slow_link.py)
 #  4c. bytes per frame of each encoder step (phosphor-bench encoder-steps)
+#  4d. a real terminal: the program's, xterm's and the X server's CPU in an xterm on Xvfb
+#      (Bench/peer/xterm_cpu.py)
 #   5. memory: peak RSS of the headless runs of section 1
 #   6. pixels: kitty graphics and sixel encoding per frame beside half blocks, against libsixel
 #      (Bench/pixels/run.sh, on the frames recorded for sections 2 and 4c)
@@ -193,6 +195,19 @@ for rate in 100000 250000 1000000; do
     done
 done
 say ""
+
+# ---- 4d: a real terminal: the program, xterm and the X server together ----------------------
+say "## 4d. A real terminal: what xterm and its X server pay too" ""
+say "The same cartridge in a real xterm on Xvfb (\`Bench/peer/xterm_cpu.py\`): the CPU of the program," \
+    "of xterm and of the X server, since a player's machine pays all three. xterm's waits are its" \
+    "voluntary context switches: for input, or for the X server after each DCH and ICH." ""
+for size in 120x50 170x80; do
+    peer_xterm=(--bin "$BIN" --rom Bench/gbc-scene/phosphor-scene.gbc \
+        --core /usr/lib/x86_64-linux-gnu/libretro/gambatte_libretro.so --size "$size" --rounds 3)
+    if [ -x "$gambaterm" ]; then peer_xterm+=(--gambaterm "$gambaterm"); fi
+    section_run "xterm-$size" python3 Bench/peer/xterm_cpu.py "${peer_xterm[@]}"
+    say ""
+done
 
 # ---- 4c: each encoder step on consecutive frames of the game-like cartridge ---------------
 say "### Each encoder step, on 60 consecutive frames of the game-like cartridge" ""

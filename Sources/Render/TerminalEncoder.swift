@@ -54,6 +54,15 @@ public final class TerminalEncoder {
     /// frame); false: every distance is tried, for the best. Set with `plansRows` off: where
     /// bytes are cheap, the search's other distances cost more CPU than the bytes they might save.
     @exclusivity(unchecked) public var triesLastShiftFirst = false
+    /// A row is shifted only where the shift leaves at most a quarter of its changed cells to
+    /// write: a picture scrolled at a whole scale (every cell but the new column right), not a
+    /// downscaled one, where a one-cell shift rights about half of them and the rest stay
+    /// scattered along the row. For xterm, which copies the row's pixels for each DCH and ICH
+    /// and then waits for the X server: in xterm at 120×50 (a 0.63× picture) the shifts cost
+    /// xterm and the X server more than the cells they saved, while at 170×80 (1:1) they
+    /// halved the two's CPU. On any link: a slow xterm answers the link pacer late and looks
+    /// like a slow link, so a rule that shifted more on a slow link would feed on itself.
+    @exclusivity(unchecked) public var shiftsOnlyWholeScrolls = false
     /// In 24-bit mode, send a colour that is exactly an xterm palette entry 16–255 as `38;5;n`
     /// (8–10 bytes shorter). Entries 0–15 are never used: users recolour those.
     @exclusivity(unchecked) public var usesExactPaletteIndices = true {
@@ -791,7 +800,8 @@ public final class TerminalEncoder {
             for x in start..<end { reduced[x] = reduce(rowCells[x]) }
         }
         let hint = triesLastShiftFirst ? Int(lastShifts.withUnsafeBufferPointer { $0[row] }) : 0
-        let best = TerminalEncoder.bestDistance(start: start, end: end, reduced: reduced, shown: shown, tryingFirst: hint)
+        let best = TerminalEncoder.bestDistance(start: start, end: end, reduced: reduced, shown: shown, tryingFirst: hint,
+                                                wholeScrollsOnly: shiftsOnlyWholeScrolls)
         lastShifts.withUnsafeMutableBufferPointer { $0[row] = Int8(truncatingIfNeeded: best) }
         return RowScan(changed: start..<end, shift: best == 0 ? nil : RowShift(start: start, end: end, distance: best),
                        reduced: UnsafePointer(reduced))
@@ -803,22 +813,29 @@ public final class TerminalEncoder {
     /// beat both the best so far and that threshold (same answer as counting every cell, at a
     /// fraction of the comparisons on rows no shift explains). `tryingFirst` (not 0): that
     /// distance is counted first and taken if it gains enough, without trying the others.
+    /// `wholeScrollsOnly`: a shift must also leave at most a quarter of the changed cells
+    /// (`shiftsOnlyWholeScrolls`).
     @inline(__always)
     private static func bestDistance(start: Int, end: Int, reduced: UnsafePointer<ScreenCell>,
-                                     shown: UnsafePointer<ScreenCell>, tryingFirst hint: Int) -> Int {
+                                     shown: UnsafePointer<ScreenCell>, tryingFirst hint: Int, wholeScrollsOnly: Bool) -> Int {
+        let span = end &- start
         if hint != 0 {
             // The hint is taken when it leaves at least `minimumGain` more cells right than no
             // shift does; no shift's count stops as soon as that is decided (about a fifth of the
             // way along a scrolling row), not at the row's end.
             let shifted = matches(distance: hint, start: start, end: end, reduced: reduced, shown: shown,
-                                  needed: TerminalEncoder.minimumGain)
-            if shifted >= TerminalEncoder.minimumGain
-                && countSame(reduced + start, shown + start, count: end &- start, isAtMost: shifted &- TerminalEncoder.minimumGain) {
+                                  needed: wholeScrollsOnly ? max(TerminalEncoder.minimumGain, (3 &* span &+ 3) / 4)
+                                                           : TerminalEncoder.minimumGain)
+            let mostUnshifted = mostUnshiftedMatches(shifted: shifted, span: span, wholeScrollsOnly: wholeScrollsOnly)
+            if mostUnshifted >= 0 && countSame(reduced + start, shown + start, count: span, isAtMost: mostUnshifted) {
                 return hint
             }
         }
-        let unshifted = countSame(reduced + start, shown + start, count: end &- start)
-        let enough = unshifted + TerminalEncoder.minimumGain
+        let unshifted = countSame(reduced + start, shown + start, count: span)
+        // The fewest matches a shift needs: `minimumGain` more than no shift, and where only
+        // whole scrolls count, all but a quarter of the cells no shift leaves right.
+        let enough = max(unshifted &+ TerminalEncoder.minimumGain,
+                         wholeScrollsOnly ? (unshifted &+ 3 &* span &+ 3) / 4 : 0)
         var best = 0, bestMatches = unshifted
         for distance in TerminalEncoder.shiftDistances {
             let needed = max(bestMatches + 1, enough)
@@ -829,6 +846,16 @@ public final class TerminalEncoder {
             }
         }
         return best
+    }
+
+    /// The most cells no shift may leave right for a shift that leaves `shifted` right to be
+    /// taken (negative: none): `minimumGain` fewer, and where only whole scrolls count, few
+    /// enough that the shift leaves at most a quarter of the changed cells (`span - shifted` ≤
+    /// (`span - unshifted`) / 4).
+    @inline(__always)
+    private static func mostUnshiftedMatches(shifted: Int, span: Int, wholeScrollsOnly: Bool) -> Int {
+        let gaining = shifted &- TerminalEncoder.minimumGain
+        return wholeScrollsOnly ? min(gaining, 4 &* shifted &- 3 &* span) : gaining
     }
 
     /// How many cells of `start..<end` a shift by `distance` leaves right, counted until it is

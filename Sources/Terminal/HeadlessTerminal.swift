@@ -21,6 +21,8 @@ public final class HeadlessTerminal: TerminalDevice {
     public var editsLines: Bool { Terminfo.hasStringCapability("dch") && Terminfo.hasStringCapability("ich") }
     /// What a test says (the real terminal's comes from `TerminalQuirks`).
     public var fullBlockFillsCell = true
+    /// What a test says (the real terminal's comes from `TerminalQuirks`).
+    public var shiftedRowsWaitForTheServer = false
     public private(set) var hasHungUp = false
     public private(set) var now: ContinuousClock.Instant
     /// Every byte written so far, in order.

@@ -17,6 +17,9 @@ public protocol TerminalDevice: AnyObject {
     var editsLines: Bool { get }
     /// The terminal's `█` covers the whole cell (false in xterm: `TerminalQuirks.fullBlockFillsCell`).
     var fullBlockFillsCell: Bool { get }
+    /// Each shifted row makes the terminal wait for its display server (xterm:
+    /// `TerminalQuirks.shiftedRowsWaitForTheServer`).
+    var shiftedRowsWaitForTheServer: Bool { get }
     /// The terminal went away (end of file or EIO on input).
     var hasHungUp: Bool { get }
     /// The time the app loop and its screens go by (the monotonic clock, or a test's own).

@@ -34,6 +34,12 @@ public struct TerminalQuirks: Sendable, Equatable {
     /// bytes per frame on a game (BENCHMARKS.md §4c).
     public var fullBlockFillsCell: Bool { !isXterm }
 
+    /// Each DCH and ICH (a shifted row) makes the terminal wait for its display server: xterm
+    /// copies the row's pixels and then waits for the X server's answer before it goes on. In
+    /// xterm under Xvfb that was 39 waits a frame for a scrolling game at 120×50, and the shifts
+    /// cost xterm and the X server more CPU than the cells they saved (BENCHMARKS.md §4d).
+    public var shiftedRowsWaitForTheServer: Bool { isXterm }
+
     /// The terminal answers OSC 11 (the background-colour query) or ignores it silently.
     public var mayAskBackground: Bool { !isLinuxConsole }
 

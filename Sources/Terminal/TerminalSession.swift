@@ -39,6 +39,7 @@ public final class TerminalSession: TerminalDevice {
     public var repeatsCharacters: Bool { Terminfo.hasStringCapability("rep") }
     public var editsLines: Bool { Terminfo.hasStringCapability("dch") && Terminfo.hasStringCapability("ich") }
     public let fullBlockFillsCell: Bool
+    public let shiftedRowsWaitForTheServer: Bool
     /// The terminal hung up (its SSH connection or window went away): reading it gives end of
     /// file or EIO. SIGHUP usually says so too, but not when the session's leader outlives the
     /// hangup (a remote shell that traps HUP): without this the game would play on, unseen, for good.
@@ -84,6 +85,7 @@ public final class TerminalSession: TerminalDevice {
         let quirks = TerminalQuirks(terminalName: term, environment: environment)
         reportsMouse = quirks.wantsMouse
         fullBlockFillsCell = quirks.fullBlockFillsCell
+        shiftedRowsWaitForTheServer = quirks.shiftedRowsWaitForTheServer
         modesOn = quirks.wantsMouse ? Self.mouseModesOn + Self.otherModesOn : Self.otherModesOn
         cursesType = TerminalQuirks.cursesTerminalType(environment: environment)
         try open(logFile: logFile)

@@ -323,6 +323,26 @@ final class TerminalEncoderTests: XCTestCase {
         }
     }
 
+    /// Encodes `first`, then `second`, through a 24-bit encoder that shifts rows (only whole
+    /// scrolls where `wholeScrollsOnly`), into a fresh `VirtualTerminal`; checks that it shows
+    /// `second` and returns the second frame's bytes and the first's.
+    private func encodeScroll(from first: CellCanvas, to second: CellCanvas, wholeScrollsOnly: Bool = false,
+                              _ message: String) throws -> (bytes: [UInt8], firstFrameBytes: Int) {
+        let encoder = TerminalEncoder(colorMode: .trueColor, synchronizedOutput: false)
+        encoder.shiftsRows = true
+        encoder.shiftsOnlyWholeScrolls = wholeScrollsOnly
+        let terminal = VirtualTerminal(columns: first.columns, rows: first.rows)
+        var bytes: [UInt8] = []
+        encoder.encode(first, into: &bytes)
+        try terminal.feed(bytes)
+        let firstFrameBytes = bytes.count
+        bytes.removeAll()
+        encoder.encode(second, into: &bytes)
+        try terminal.feed(bytes)
+        assertScreen(terminal, shows: second, mode: .trueColor, message)
+        return (bytes, firstFrameBytes)
+    }
+
     func testAScrolledPictureShiftsRowsAndWritesOnlyTheNewColumn() throws {
         // A 60-pixel-wide "game" between a left and a right panel, scrolled 1 pixel per frame.
         var generator = SeededGenerator(seed: 11)
@@ -338,18 +358,8 @@ final class TerminalEncoderTests: XCTestCase {
             return canvas
         }
         for distance in [1, -2, 3] {
-            let encoder = TerminalEncoder(colorMode: .trueColor, synchronizedOutput: false)
-            encoder.shiftsRows = true
-            let terminal = VirtualTerminal(columns: 80, rows: 8)
-            var bytes: [UInt8] = []
-            encoder.encode(frame(scroll: 10), into: &bytes)
-            try terminal.feed(bytes)
-            let full = bytes.count
-            bytes.removeAll()
             let scrolled = frame(scroll: 10 + distance)
-            encoder.encode(scrolled, into: &bytes)
-            try terminal.feed(bytes)
-            assertScreen(terminal, shows: scrolled, mode: .trueColor, "scrolled by \(distance)")
+            let (bytes, full) = try encodeScroll(from: frame(scroll: 10), to: scrolled, "scrolled by \(distance)")
             let text = String(decoding: bytes, as: UTF8.self)
             XCTAssertTrue(text.contains("P") && text.contains("@"), text.debugDescription)
             // Eight rows of shift commands and the new column(s): a small part of a full frame.
@@ -362,6 +372,41 @@ final class TerminalEncoderTests: XCTestCase {
             plain.encode(scrolled, into: &plainBytes)
             XCTAssertGreaterThan(plainBytes.count, bytes.count * 3)
         }
+    }
+
+    /// Where each DCH and ICH makes the terminal wait for its display server (xterm), a row is
+    /// shifted only when the shift leaves at most a quarter of its changed cells to write: a
+    /// whole scroll still is, a shift that rights only every other cell (a downscaled scroll's
+    /// shimmer) is not, and the screen comes out right either way.
+    func testWhereShiftsWaitForTheServerOnlyAWholeScrollIsShifted() throws {
+        var generator = SeededGenerator(seed: 13)
+        let palette = (0..<12).map { _ in RGBColor(rawValue: UInt32.random(in: 0...0xFF_FFFF, using: &generator)) }
+        let world = (0..<(200 * 16)).map { _ in palette.randomElement(using: &generator)! }
+        // `shimmer`: every other column gets a colour the world never has, as a downscaled
+        // picture's sampled columns change when it scrolls by less than a cell.
+        func frame(scroll: Int, shimmer: Bool = false) -> CellCanvas {
+            var canvas = CellCanvas(columns: 80, rows: 8, background: RGBColor(rawValue: 0x202020))
+            for y in 0..<16 {
+                for x in 0..<60 {
+                    let shimmers = shimmer && x % 2 == 0
+                    canvas.setPixel(x: 5 + x, y: y, to: shimmers ? RGBColor(rawValue: 0x0102_03 &+ UInt32(x * 16 + y))
+                                                                  : world[y * 200 + (x + scroll) % 200])
+                }
+            }
+            return canvas
+        }
+        func encode(_ next: CellCanvas, wholeScrollsOnly: Bool) throws -> String {
+            let (bytes, _) = try encodeScroll(from: frame(scroll: 10), to: next, wholeScrollsOnly: wholeScrollsOnly,
+                                              "whole scrolls only: \(wholeScrollsOnly)")
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        let whole = try encode(frame(scroll: 11), wholeScrollsOnly: true)
+        XCTAssertTrue(whole.contains("P") && whole.contains("@"), whole.debugDescription)
+        let shimmering = frame(scroll: 11, shimmer: true)
+        let halfRighted = try encode(shimmering, wholeScrollsOnly: false)
+        XCTAssertTrue(halfRighted.contains("P") && halfRighted.contains("@"), "a shift rights half the row: taken anywhere else")
+        let notShifted = try encode(shimmering, wholeScrollsOnly: true)
+        XCTAssertFalse(notShifted.contains("P") || notShifted.contains("@"), notShifted.debugDescription)
     }
 
     /// The shift search compares picture cells as packed keys and falls back to field by field
@@ -383,17 +428,7 @@ final class TerminalEncoderTests: XCTestCase {
             return canvas
         }
         for distance in [1, -2, 3] {
-            let encoder = TerminalEncoder(colorMode: .trueColor, synchronizedOutput: false)
-            encoder.shiftsRows = true
-            let terminal = VirtualTerminal(columns: 60, rows: 3)
-            var bytes: [UInt8] = []
-            encoder.encode(frame(scroll: 7), into: &bytes)
-            try terminal.feed(bytes)
-            bytes.removeAll()
-            let scrolled = frame(scroll: 7 + distance)
-            encoder.encode(scrolled, into: &bytes)
-            try terminal.feed(bytes)
-            assertScreen(terminal, shows: scrolled, mode: .trueColor, "scrolled by \(distance)")
+            let (bytes, _) = try encodeScroll(from: frame(scroll: 7), to: frame(scroll: 7 + distance), "scrolled by \(distance)")
             // Both the text row and the picture rows: three shifts, each a DCH and an ICH.
             let text = String(decoding: bytes, as: UTF8.self)
             let count = abs(distance) == 1 ? "" : "\(abs(distance))"

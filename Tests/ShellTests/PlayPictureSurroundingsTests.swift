@@ -133,4 +133,15 @@ final class PlayPictureSurroundingsTests: XCTestCase {
         _ = picture.render(content, columns: 120, rows: 50)
         XCTAssertEqual(differingCells(picture.renderer.canvas.cells, halfBlocks), 0, "hidden pixels: the half-block picture again")
     }
+
+    /// The terminal's word that shifted rows wait for its display server (xterm) reaches the
+    /// encoder, which then shifts only whole scrolls; other terminals get every shift that pays.
+    func testATerminalWhoseShiftsWaitForTheServerGetsOnlyWholeScrollsShifted() {
+        let xterm = PlayPicture(colorMode: .trueColor, integerScale: true, synchronizedOutput: false, editsLines: true,
+                                shiftedRowsWaitForTheServer: true)
+        XCTAssertTrue(xterm.renderer.encoder.shiftsRows)
+        XCTAssertTrue(xterm.renderer.encoder.shiftsOnlyWholeScrolls)
+        let other = PlayPicture(colorMode: .trueColor, integerScale: true, synchronizedOutput: false, editsLines: true)
+        XCTAssertFalse(other.renderer.encoder.shiftsOnlyWholeScrolls)
+    }
 }

@@ -189,6 +189,17 @@ final class TerminalNegotiationTests: XCTestCase {
         XCTAssertTrue(TerminalQuirks(terminalName: "xterm-256color", environment: [:]).fullBlockFillsCell)
         XCTAssertTrue(TerminalQuirks(terminalName: "tmux-256color", environment: ["TMUX": "/tmp/tmux-0/default,1,0"]).fullBlockFillsCell)
     }
+
+    /// xterm copies a shifted row's pixels and waits for the X server (DCH, ICH): only there do
+    /// shifts have to right nearly the whole row.
+    func testXtermsShiftedRowsWaitForTheXServerAndNoOtherTerminals() {
+        let version = ["XTERM_VERSION": "XTerm(398)"]
+        XCTAssertTrue(TerminalQuirks(terminalName: "xterm", environment: version).shiftedRowsWaitForTheServer)
+        XCTAssertTrue(TerminalQuirks(terminalName: "xterm-256color", environment: version).shiftedRowsWaitForTheServer)
+        XCTAssertFalse(TerminalQuirks(terminalName: "xterm-kitty", environment: version).shiftedRowsWaitForTheServer)
+        XCTAssertFalse(TerminalQuirks(terminalName: "foot", environment: version).shiftedRowsWaitForTheServer)
+        XCTAssertFalse(TerminalQuirks(terminalName: "xterm-256color", environment: [:]).shiftedRowsWaitForTheServer)
+    }
 }
 
 private extension Array where Element == UInt8 {

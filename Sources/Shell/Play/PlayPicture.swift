@@ -31,9 +31,12 @@ final class PlayPicture {
     /// - Parameter pacing: hold frames back on a slow link (off only to compare, in `make bench`).
     /// - Parameter editsLines: the terminal has DCH and ICH (terminfo `dch`, `ich`): scrolled rows are shifted.
     /// - Parameter fullBlockFillsCell: the terminal's `█` covers the cell (not xterm's: `TerminalQuirks`).
+    /// - Parameter shiftedRowsWaitForTheServer: each DCH and ICH makes the terminal wait for its
+    ///   display server (xterm's: `TerminalQuirks`): only whole scrolls are shifted.
     /// - Parameter palette: the entries the terminal reported, which the picture may redefine.
     init(colorMode: ColorMode, integerScale: Bool, synchronizedOutput: Bool, repeatsCharacters: Bool = false,
-         editsLines: Bool = false, fullBlockFillsCell: Bool = true, pacing: Bool = true, palette: TerminalPalette = TerminalPalette()) {
+         editsLines: Bool = false, fullBlockFillsCell: Bool = true, shiftedRowsWaitForTheServer: Bool = false,
+         pacing: Bool = true, palette: TerminalPalette = TerminalPalette()) {
         renderer = FrameRenderer(colorMode: colorMode, synchronizedOutput: synchronizedOutput)
         let entries = palette.redefinableEntries
         paletteSlots = entries.isEmpty ? nil : PaletteSlots(indices: entries, restoreBytes: palette.restoreBytes)
@@ -41,6 +44,7 @@ final class PlayPicture {
         renderer.encoder.repeatsCharacters = repeatsCharacters
         renderer.encoder.shiftsRows = editsLines
         renderer.encoder.fullBlockFillsCell = fullBlockFillsCell
+        renderer.encoder.shiftsOnlyWholeScrolls = shiftedRowsWaitForTheServer
         self.integerScale = integerScale
         requestedColorMode = colorMode
         pacer = LinkPacer(isEnabled: pacing)

@@ -60,6 +60,7 @@ final class PlayScreen: Screen, ClosingScreen, SuspendingScreen, NotifiableScree
         picture = PlayPicture(colorMode: session.colorMode, integerScale: session.integerScale,
                               synchronizedOutput: terminal.synchronizedOutput, repeatsCharacters: terminal.repeatsCharacters,
                               editsLines: terminal.editsLines, fullBlockFillsCell: terminal.fullBlockFillsCell,
+                              shiftedRowsWaitForTheServer: terminal.shiftedRowsWaitForTheServer,
                               pacing: session.linkPacing, palette: terminal.palette)
         let skinResult = services.skins.skin(for: session.system)
         skin = skinResult.skin
