@@ -27,12 +27,9 @@ import sys
 import tempfile
 import time
 
-
-def free_display():
-    for number in range(160, 220):
-        if not os.path.exists(f"/tmp/.X11-unix/X{number}") and not os.path.exists(f"/tmp/.X{number}-lock"):
-            return f":{number}"
-    raise SystemExit("xterm_cpu.py: no free X display between :160 and :219")
+# The real-terminal tests' Xvfb helpers: a free display, started once it listens, stopped.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Tests", "EndToEndTests", "Support"))
+from xvfb import start_xvfb, stop  # noqa: E402
 
 
 def process_cpu(pid):
@@ -111,16 +108,9 @@ def main():
         programs.append(("gambaterm", f"{options.gambaterm} --disable-audio --color-mode 4 --break-after {frames} "
                                       f"--input-file {keys} --skip-inputs 0 --save-directory {scratch} {options.rom}"))
 
-    display = free_display()
-    xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", "1600x1200x24", "-nolisten", "tcp"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    xvfb, display = start_xvfb("1600x1200")
     results = {name: [] for name, _ in programs}
     try:
-        deadline = time.time() + 10
-        while not os.path.exists(f"/tmp/.X11-unix/X{display[1:]}"):
-            if time.time() > deadline:
-                raise SystemExit("xterm_cpu.py: Xvfb did not start")
-            time.sleep(0.1)
         for round_number in range(options.rounds):
             order = programs if round_number % 2 == 0 else programs[::-1]
             for name, command in order:
@@ -128,8 +118,7 @@ def main():
                 print(f"  round {round_number + 1}: {name}: program {results[name][-1][0]:.2f} s, "
                       f"xterm {results[name][-1][1]:.2f} s, X server {results[name][-1][2]:.2f} s", file=sys.stderr)
     finally:
-        xvfb.terminate()
-        xvfb.wait()
+        stop(xvfb)
         shutil.rmtree(scratch, ignore_errors=True)
 
     print(f"{options.size} xterm (`-fa Monospace -fs 8`) on Xvfb, {frames} frames at 1x, no keys, "

@@ -824,18 +824,14 @@ public final class TerminalEncoder {
             // shift does; no shift's count stops as soon as that is decided (about a fifth of the
             // way along a scrolling row), not at the row's end.
             let shifted = matches(distance: hint, start: start, end: end, reduced: reduced, shown: shown,
-                                  needed: wholeScrollsOnly ? max(TerminalEncoder.minimumGain, (3 &* span &+ 3) / 4)
-                                                           : TerminalEncoder.minimumGain)
+                                  needed: fewestShiftedMatches(unshifted: 0, span: span, wholeScrollsOnly: wholeScrollsOnly))
             let mostUnshifted = mostUnshiftedMatches(shifted: shifted, span: span, wholeScrollsOnly: wholeScrollsOnly)
             if mostUnshifted >= 0 && countSame(reduced + start, shown + start, count: span, isAtMost: mostUnshifted) {
                 return hint
             }
         }
         let unshifted = countSame(reduced + start, shown + start, count: span)
-        // The fewest matches a shift needs: `minimumGain` more than no shift, and where only
-        // whole scrolls count, all but a quarter of the cells no shift leaves right.
-        let enough = max(unshifted &+ TerminalEncoder.minimumGain,
-                         wholeScrollsOnly ? (unshifted &+ 3 &* span &+ 3) / 4 : 0)
+        let enough = fewestShiftedMatches(unshifted: unshifted, span: span, wholeScrollsOnly: wholeScrollsOnly)
         var best = 0, bestMatches = unshifted
         for distance in TerminalEncoder.shiftDistances {
             let needed = max(bestMatches + 1, enough)
@@ -848,8 +844,18 @@ public final class TerminalEncoder {
         return best
     }
 
-    /// The most cells no shift may leave right for a shift that leaves `shifted` right to be
-    /// taken (negative: none): `minimumGain` fewer, and where only whole scrolls count, few
+    /// The fewest cells a shift must leave right to be taken where no shift leaves `unshifted`
+    /// right: `minimumGain` more, and where only whole scrolls count, all but a quarter of the
+    /// cells no shift leaves right (`span - shifted` ≤ (`span - unshifted`) / 4).
+    @inline(__always)
+    private static func fewestShiftedMatches(unshifted: Int, span: Int, wholeScrollsOnly: Bool) -> Int {
+        let gaining = unshifted &+ TerminalEncoder.minimumGain
+        return wholeScrollsOnly ? max(gaining, (unshifted &+ 3 &* span &+ 3) / 4) : gaining
+    }
+
+    /// The same rule the other way round, for a shift counted before no shift is: the most cells
+    /// no shift may leave right for a shift that leaves `shifted` right to be taken (negative:
+    /// none): `minimumGain` fewer, and where only whole scrolls count, few
     /// enough that the shift leaves at most a quarter of the changed cells (`span - shifted` ≤
     /// (`span - unshifted`) / 4).
     @inline(__always)
