@@ -10,8 +10,9 @@ the terminal and counts every byte the program writes. Nothing is answered, so a
 that queries the terminal (DA1, kitty keyboard) sees silence and has to fall back to its own
 timeout; except that with --answer-cpr a cursor-position request (`CSI 6 n`) gets the reply
 every terminal gives (`CSI rows;1 R`), as Phosphor's link pacer and gambaterm expect, and with
---answer-palette a palette query (`OSC 4 ; n ; ? ST`) gets xterm's default colour for entry n, as
-xterm 379, kitty 0.26.5 and mlterm 3.9.0 answer (Phosphor then sends colours as redefined entries).
+--answer-palette a palette query (`OSC 4 ; n ; ? ST`) gets entry n's colour, xterm's default or
+as an `OSC 4 ; n ; rgb:…` redefined it, as xterm 379, kitty 0.26.5 and mlterm 3.9.0 answer
+(Phosphor then sends colours as redefined entries).
 
 SCRIPT is a text file of key events, one per line: `SECONDS BYTES`, where SECONDS is the
 time after start at which BYTES are written to the terminal (as if typed) and BYTES uses
@@ -51,9 +52,11 @@ def xterm_colour(index):
     return (level, level, level)
 
 
-def answer_palette_queries(data, master):
-    """Answers every complete `ESC ] 4 ; n ; ? ST` in data; returns what may start one still
-    to come (a query split across two reads)."""
+def answer_palette_queries(data, master, defined):
+    """Answers every complete `ESC ] 4 ; n ; ? ST` in data with entry n's colour: as `defined`
+    (entry: (r, g, b)) holds it, which every complete `ESC ] 4 ; n ; rgb:… ST` in data updates,
+    or else xterm's default. Returns what may start a sequence still to come (one split across
+    two reads)."""
     start = 0
     while True:
         found = data.find(b"\x1b]4;", start)
@@ -63,8 +66,14 @@ def answer_palette_queries(data, master):
         if end < 0:
             return data[found:found + 64]
         body = data[found + 4:end].split(b";")
+        if len(body) == 2 and body[0].isdigit() and body[1].startswith(b"rgb:"):
+            try:
+                # Each component keeps its high byte, as xterm keeps 8 bits of `rgb:12/56/9a`.
+                defined[int(body[0])] = tuple(int(part[:2].ljust(2, b"0"), 16) for part in body[1][4:].split(b"/"))
+            except ValueError:
+                pass
         if len(body) == 2 and body[1] == b"?" and body[0].isdigit() and int(body[0]) < 256:
-            red, green, blue = xterm_colour(int(body[0]))
+            red, green, blue = defined.get(int(body[0])) or xterm_colour(int(body[0]))
             reply = f"\x1b]4;{int(body[0])};rgb:{red:02x}{red:02x}/{green:02x}{green:02x}/{blue:02x}{blue:02x}\x1b\\"
             try:
                 os.write(master, reply.encode())
@@ -141,7 +150,7 @@ def main():
     counted = {"bytes": 0}
     saved = open(options.save, "wb") if options.save else None
 
-    palette_buffer = {"pending": b""}
+    palette_buffer = {"pending": b"", "defined": {}}
 
     def drain():
         tail = b""   # the last 3 bytes read: a request split across two reads is still answered
@@ -164,7 +173,8 @@ def main():
                     except OSError:
                         return
             if options.answer_palette:
-                palette_buffer["pending"] = answer_palette_queries(palette_buffer["pending"] + chunk, master)
+                palette_buffer["pending"] = answer_palette_queries(palette_buffer["pending"] + chunk, master,
+                                                                   palette_buffer["defined"])
             if saved:
                 saved.write(chunk)
 

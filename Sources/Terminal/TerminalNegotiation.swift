@@ -81,11 +81,19 @@ public struct TerminalNegotiation {
             }
             return true
         case .paletteColor(let index, let red, let green, let blue):
+            let probeWasAnswered = palette.reported[TerminalPalette.probeEntry] != nil
+            let wasChecked = palette.redefinitionsTake != nil
             if asksPalette, palette.record(index: index, red: red, green: green, blue: blue) {
                 terminal.setPalette(palette)
+                if !probeWasAnswered, palette.awaitsProbe { terminal.write(TerminalPalette.probeBytes) }
                 // Once when enough answered to be used, once when all did.
                 if palette.reported.count == TerminalPalette.minimumEntries || palette.reported.count == TerminalPalette.candidates.count {
                     Log.info("palette entries reported: \(palette.reported.count) of \(TerminalPalette.candidates.count)")
+                }
+                if !wasChecked, let take = palette.redefinitionsTake {
+                    terminal.write(palette.probeRestoreBytes)
+                    Log.info(take ? "palette entries redefine: yes"
+                        : "palette entries redefine: no (the terminal answered but kept its colour): the picture sends 24-bit colours")
                 }
             }
             return true
@@ -115,7 +123,11 @@ public struct TerminalNegotiation {
         graphics.useWindowPixels(width: width, height: height, columns: columns, rows: rows)
     }
 
-    public var isFinished: Bool { keyboard.isFinished && (!asksGraphics || graphics.isFinished) }
+    /// Also waits for the palette probe's answer where one is due (it is written when the probe
+    /// entry's own colour comes, before DA1's answer, so one round trip more at most).
+    public var isFinished: Bool {
+        keyboard.isFinished && (!asksGraphics || graphics.isFinished) && !palette.awaitsProbe
+    }
     /// Whether the terminal reports key releases (kitty keyboard protocol active).
     public var releaseEvents: Bool { keyboard.releaseEvents }
 

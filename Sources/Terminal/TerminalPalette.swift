@@ -2,7 +2,10 @@
 /// (`OSC 4 ; n ; ?` for each candidate), so that the half-block picture can send its colours as
 /// redefined entries and every one can be given back exactly as it was. A terminal that does not
 /// answer (or a multiplexer, which is never asked: tmux keeps a palette per pane and GNU screen
-/// none) leaves this empty, and the picture uses plain 24-bit colour. UI thread only.
+/// none) leaves this empty, and the picture uses plain 24-bit colour. So does a terminal that
+/// answers but ignores a redefinition (Konsole 22.12 does: every picture colour came out as its
+/// default 6×6×6 cube's), found by redefining one entry and asking again (`probeEntry`).
+/// UI thread only.
 public struct TerminalPalette: Equatable, Sendable {
     /// The entries asked about: the two-digit ones (`38;5;n` is a byte shorter than with three)
     /// that the menus never draw with (they use 0–15, 25, 88, 94, 124, 235–246). 71 entries: a
@@ -13,15 +16,26 @@ public struct TerminalPalette: Equatable, Sendable {
     /// Too few entries answered: not worth using (a picture would run out at once).
     public static let minimumEntries = 16
 
+    /// The entry redefined at start to see whether redefinitions take: once its own colour is
+    /// reported (so it can be given back), set to `probeColor` and asked about again
+    /// (`probeBytes`). Never redefined before: a terminal that takes redefinitions but does not
+    /// answer would keep the probe's colour for good.
+    public static let probeEntry = 87
+    /// An 8-bit colour no terminal's default entry 87 has (xterm's, VTE's and Konsole's is
+    /// #5fffff). A terminal keeps 8 or 16 bits a component: the answer's high bytes must match.
+    static let probeColor: (red: UInt8, green: UInt8, blue: UInt8) = (0x12, 0x56, 0x9A)
+
     /// Reported colours by entry, 16 bits per component.
     public private(set) var reported: [Int: (red: UInt16, green: UInt16, blue: UInt16)] = [:]
+    /// What the second answer about `probeEntry` said: nil until it came, then whether the
+    /// terminal showed the redefinition. Only a palette whose redefinitions take is used.
+    public private(set) var redefinitionsTake: Bool?
 
     public init() {}
 
     public static func == (lhs: TerminalPalette, rhs: TerminalPalette) -> Bool {
-        lhs.reported.count == rhs.reported.count && lhs.reported.allSatisfy { index, color in
-            rhs.reported[index].map { $0 == color } ?? false
-        }
+        lhs.redefinitionsTake == rhs.redefinitionsTake && lhs.reported.count == rhs.reported.count
+            && lhs.reported.allSatisfy { index, color in rhs.reported[index].map { $0 == color } ?? false }
     }
 
     /// The queries, one `OSC 4` per candidate (terminals differ on several in one string).
@@ -29,26 +43,72 @@ public struct TerminalPalette: Equatable, Sendable {
         candidates.flatMap { Array("\u{1B}]4;\($0);?\u{1B}\\".utf8) }
     }
 
-    /// Takes one reply; false when it is not for a candidate.
+    /// `probeEntry` redefined and asked about again, written once its own colour came: the
+    /// answer is what the redefinition did.
+    public static var probeBytes: [UInt8] {
+        let probe = probeColor
+        return Array("\u{1B}]4;\(probeEntry);rgb:\(hex(probe.red))/\(hex(probe.green))/\(hex(probe.blue))\u{1B}\\".utf8)
+            + Array("\u{1B}]4;\(probeEntry);?\u{1B}\\".utf8)
+    }
+
+    /// Whether the probe was written and its answer is still to come.
+    public var awaitsProbe: Bool { reported[TerminalPalette.probeEntry] != nil && redefinitionsTake == nil }
+
+    private static func isProbeColor(_ color: (red: UInt16, green: UInt16, blue: UInt16)) -> Bool {
+        UInt8(color.red >> 8) == probeColor.red && UInt8(color.green >> 8) == probeColor.green
+            && UInt8(color.blue >> 8) == probeColor.blue
+    }
+
+    private static func hex(_ value: UInt8) -> String {
+        let digits = String(value, radix: 16)
+        return digits.count == 1 ? "0" + digits : digits
+    }
+
+    /// Takes one reply; false when it is not for a candidate. The second answer about
+    /// `probeEntry` says whether redefinitions take (the entry keeps its first, own colour).
     public mutating func record(index: Int, red: UInt16, green: UInt16, blue: UInt16) -> Bool {
         guard TerminalPalette.candidates.contains(index) else { return false }
+        if index == TerminalPalette.probeEntry, let own = reported[index] {
+            // An entry whose own colour is the probe's cannot tell: taken as not redefinable.
+            if redefinitionsTake == nil {
+                redefinitionsTake = Self.isProbeColor((red, green, blue)) && !Self.isProbeColor(own)
+            }
+            return true
+        }
         reported[index] = (red, green, blue)
         return true
     }
 
-    /// The entries that may be redefined, in the order they are handed out; empty when too few answered.
+    /// The entries that may be redefined, in the order they are handed out; empty when too few
+    /// answered or redefinitions do not take (or it is not known yet).
     public var redefinableEntries: [UInt8] {
-        guard reported.count >= TerminalPalette.minimumEntries else { return [] }
+        guard redefinitionsTake == true, reported.count >= TerminalPalette.minimumEntries else { return [] }
         return TerminalPalette.candidates.filter { reported[$0] != nil }.map { UInt8($0) }
     }
 
-    /// `OSC 4` sequences that give every redefinable entry the colour it was reported with.
+    /// `OSC 4` that gives `probeEntry` its own colour back, once the second answer came (empty
+    /// before): written then, whatever it said, so no menu preview draws with the probe's colour.
+    public var probeRestoreBytes: [UInt8] {
+        guard redefinitionsTake != nil else { return [] }
+        return definitions(of: [UInt8(TerminalPalette.probeEntry)])
+    }
+
+    /// `OSC 4` sequences that give every redefinable entry the colour it was reported with; while
+    /// the probe's answer is awaited, the probe entry alone (it may be redefined now).
     public var restoreBytes: [UInt8] {
+        if awaitsProbe {
+            return definitions(of: [UInt8(TerminalPalette.probeEntry)])
+        }
+        return definitions(of: redefinableEntries)
+    }
+
+    /// `OSC 4` sequences that give each of these reported entries its reported colour.
+    private func definitions(of entries: [UInt8]) -> [UInt8] {
         // Bytes appended directly: string interpolation and `String(_:radix:)` for 71 entries
         // took 1.9 ms of every start (perf).
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(redefinableEntries.count * 30)
-        for index in redefinableEntries {
+        bytes.reserveCapacity(entries.count * 30)
+        for index in entries {
             let color = reported[Int(index)]!
             bytes += [0x1B, UInt8(ascii: "]"), UInt8(ascii: "4"), UInt8(ascii: ";")]
             if index >= 10 { bytes.append(UInt8(ascii: "0") + index / 10) }

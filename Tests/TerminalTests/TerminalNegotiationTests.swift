@@ -119,6 +119,7 @@ final class TerminalNegotiationTests: XCTestCase {
         XCTAssertTrue(text.contains("\u{1B}]4;16;?\u{1B}\\") && text.contains("\u{1B}]4;87;?\u{1B}\\"))
         XCTAssertFalse(text.contains("]4;25;") || text.contains("]4;88;"), "entries the menus use are never asked for")
         XCTAssertLessThan(text.range(of: "]4;87;?")!.lowerBound, text.range(of: "[c")!.lowerBound)
+        XCTAssertFalse(text.contains("rgb:"), "no entry is redefined before its own colour is known")
         // Fewer answers than the minimum: nothing to redefine yet.
         var replies = ""
         for index in TerminalPalette.candidates.prefix(TerminalPalette.minimumEntries - 1) { replies += "\u{1B}]4;\(index);rgb:0101/0202/0303\u{1B}\\" }
@@ -128,10 +129,24 @@ final class TerminalNegotiationTests: XCTestCase {
         // Every candidate answered (one with two hex digits, as some terminals send), and one
         // entry nobody asked about: the latter is ignored.
         replies = "\u{1B}]4;200;rgb:ffff/ffff/ffff\u{1B}\\"
+        let beforeReplies = terminal.recorded.count
         for index in TerminalPalette.candidates.dropFirst(TerminalPalette.minimumEntries - 1) {
             replies += index == 40 ? "\u{1B}]4;40;rgb:00/d7/00\u{07}" : "\u{1B}]4;\(index);rgb:0101/0202/0303\u{1B}\\"
         }
         for event in decode(replies) { XCTAssertTrue(negotiation.handle(event, terminal: terminal)) }
+        // Entry 87's own colour came: it is redefined and asked again (the probe), and until
+        // that answer comes only it is given back at exit, and the negotiation is not finished.
+        XCTAssertEqual(String(decoding: terminal.output(since: beforeReplies), as: UTF8.self),
+                       "\u{1B}]4;87;rgb:12/56/9a\u{1B}\\\u{1B}]4;87;?\u{1B}\\")
+        for event in decode("\u{1B}[?62c") { XCTAssertTrue(negotiation.handle(event, terminal: terminal)) }
+        XCTAssertFalse(negotiation.isFinished, "DA1 came, the probe's answer not yet")
+        XCTAssertEqual(terminal.palette.redefinableEntries, [])
+        XCTAssertEqual(String(decoding: terminal.palette.restoreBytes, as: UTF8.self), "\u{1B}]4;87;rgb:0101/0202/0303\u{1B}\\")
+        let beforeProbe = terminal.recorded.count
+        for event in decode("\u{1B}]4;87;rgb:12/56/9a\u{07}") { XCTAssertTrue(negotiation.handle(event, terminal: terminal)) }
+        XCTAssertTrue(negotiation.isFinished)
+        XCTAssertEqual(String(decoding: terminal.output(since: beforeProbe), as: UTF8.self), "\u{1B}]4;87;rgb:0101/0202/0303\u{1B}\\",
+                       "the probe entry gets its own colour back at once")
         XCTAssertEqual(terminal.palette.redefinableEntries.map(Int.init), TerminalPalette.candidates)
         let restore = String(decoding: terminal.palette.restoreBytes, as: UTF8.self)
         XCTAssertTrue(restore.hasPrefix("\u{1B}]4;16;rgb:0101/0202/0303\u{1B}\\"), restore.debugDescription)

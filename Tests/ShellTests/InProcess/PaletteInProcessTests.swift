@@ -11,12 +11,16 @@ import XCTest
 /// redefined entries, and the entries are given back before the pause menu (whose save-state
 /// previews draw with the palette), on suspend, and when the game ends.
 final class PaletteInProcessTests: XCTestCase {
-    /// Every candidate entry answered with xterm's default, as xterm answers.
-    private static var replies: String {
-        TerminalPalette.candidates.map { index in
+    /// Every candidate entry answered with xterm's default, as xterm answers, then the probe
+    /// entry asked again after its redefinition: with the probe's colour where redefinitions
+    /// take (xterm), with its own where the terminal ignores them (Konsole 22.12).
+    private static func replies(redefinitionsTake: Bool = true) -> String {
+        let own = TerminalPalette.candidates.map { index in
             let (red, green, blue) = ScreenModel.paletteRGB(index)
             return String(format: "\u{1B}]4;%d;rgb:%02x%02x/%02x%02x/%02x%02x\u{1B}\\", index, red, red, green, green, blue, blue)
-        }.joined()
+        }
+        let probe = TerminalPalette.probeEntry
+        return own.joined() + (redefinitionsTake ? "\u{1B}]4;\(probe);rgb:1212/5656/9a9a\u{1B}\\" : own.last!)
     }
 
     /// Whether the model's palette is xterm's default in every candidate entry.
@@ -28,7 +32,7 @@ final class PaletteInProcessTests: XCTestCase {
     }
 
     func testThePictureUsesRedefinedEntriesAndGivesThemBackForTheMenuAndAtTheEnd() throws {
-        let game = try PlayHarness(label: "palette-entries", graphicsReplies: Self.replies)
+        let game = try PlayHarness(label: "palette-entries", graphicsReplies: Self.replies())
         defer { game.finish() }
         XCTAssertEqual(game.app.terminal.palette.redefinableEntries.count, TerminalPalette.candidates.count)
         game.stepUntilPicture([])
@@ -69,6 +73,27 @@ final class PaletteInProcessTests: XCTestCase {
         let beforeEnd = game.app.terminal.recorded.count
         game.finish()
         XCTAssertTrue(Array(game.app.terminal.output(since: beforeEnd)).containsSequence(game.app.terminal.palette.restoreBytes))
+    }
+
+    /// Konsole 22.12 answers every query but ignores the redefinitions: its default entries
+    /// drew the whole picture in wrong colours. Found at start, the picture keeps to 24-bit colour
+    /// and the probe entry is given its own colour back at once.
+    func testATerminalThatAnswersButIgnoresRedefinitionsGetsPlainColour() throws {
+        let game = try PlayHarness(label: "palette-ignored", graphicsReplies: Self.replies(redefinitionsTake: false))
+        defer { game.finish() }
+        game.stepUntilPicture([])
+        XCTAssertEqual(game.app.terminal.palette.reported.count, TerminalPalette.candidates.count)
+        XCTAssertEqual(game.app.terminal.palette.redefinitionsTake, false)
+        XCTAssertEqual(game.app.terminal.palette.redefinableEntries, [])
+        let rgb = game.backgroundRGB([])
+        XCTAssertGreaterThan(game.cells(showing: rgb), 200, "the picture shows its colour, with no entry redefined")
+        let text = String(decoding: game.app.terminal.recorded, as: UTF8.self)
+        // Only the probe entry was defined, and given back: the model's entries are xterm's defaults.
+        let probe = TerminalPalette.probeEntry
+        XCTAssertEqual(text.components(separatedBy: ";rgb:").count - 1, 2, "the probe, then its own colour")
+        XCTAssertEqual(text.components(separatedBy: "\u{1B}]4;\(probe);rgb:").count - 1, 2)
+        XCTAssertEqual(game.screen.paletteDefinitions, 2)
+        XCTAssertTrue(paletteIsDefault(game.screen))
     }
 
     func testWithoutAnswersThePictureKeepsToPlainColour() throws {
