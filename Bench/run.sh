@@ -15,8 +15,9 @@
 #  4b. a slow link: key-to-screen latency and frames/s at 100 KB/s, 250 KB/s, 1 MB/s with a
 #      40 ms round trip, back-pressure on and off (Bench/peer/slow_link.py)
 #  4c. bytes per frame of each encoder step (phosphor-bench encoder-steps)
-#  4d. a real terminal: the program's, xterm's and the X server's CPU in an xterm on Xvfb
-#      (Bench/peer/xterm_cpu.py)
+#  4d. real terminals: the program's, the terminal's and the X server's CPU in xterm and, where
+#      installed, xfce4-terminal (VTE), Konsole, Alacritty, st and urxvt on Xvfb
+#      (Bench/peer/terminal_cpu.py)
 #   5. memory: peak RSS of the headless runs of section 1
 #   6. pixels: kitty graphics and sixel encoding per frame beside half blocks, against libsixel
 #      (Bench/pixels/run.sh, on the frames recorded for sections 2 and 4c)
@@ -197,16 +198,20 @@ done
 say ""
 
 # ---- 4d: a real terminal: the program, xterm and the X server together ----------------------
-say "## 4d. A real terminal: what xterm and its X server pay too" ""
-say "The same cartridge in a real xterm on Xvfb (\`Bench/peer/xterm_cpu.py\`): the CPU of the program," \
-    "of xterm and of the X server, since a player's machine pays all three. xterm's waits are its" \
-    "voluntary context switches: for input, or for the X server after each DCH and ICH." ""
-for size in 120x50 170x80; do
-    peer_xterm=(--bin "$BIN" --rom Bench/gbc-scene/phosphor-scene.gbc \
-        --core /usr/lib/x86_64-linux-gnu/libretro/gambatte_libretro.so --size "$size" --rounds 3)
-    if [ -x "$gambaterm" ]; then peer_xterm+=(--gambaterm "$gambaterm"); fi
-    section_run "xterm-$size" python3 Bench/peer/xterm_cpu.py "${peer_xterm[@]}"
-    say ""
+say "## 4d. Real terminals: what the terminal and its X server pay too" ""
+say "The same cartridge in real terminals on Xvfb (\`Bench/peer/terminal_cpu.py\`): the CPU of the" \
+    "program, of the terminal and of the X server, since a player's machine pays all three. The" \
+    "terminal's waits are its voluntary context switches: for input, or for the X server (xterm" \
+    "waits after each DCH and ICH). xterm always; the others where installed" \
+    "(\`apt-get install xfce4-terminal konsole alacritty stterm rxvt-unicode\`)." ""
+for terminal in xterm xfce4-terminal konsole alacritty st urxvt; do
+    for size in 120x50 170x80; do
+        peer_terminal=(--bin "$BIN" --rom Bench/gbc-scene/phosphor-scene.gbc --terminal "$terminal" \
+            --core /usr/lib/x86_64-linux-gnu/libretro/gambatte_libretro.so --size "$size" --rounds 3)
+        if [ -x "$gambaterm" ]; then peer_terminal+=(--gambaterm "$gambaterm"); fi
+        section_run "$terminal-$size" python3 Bench/peer/terminal_cpu.py "${peer_terminal[@]}"
+        say ""
+    done
 done
 
 # ---- 4c: each encoder step on consecutive frames of the game-like cartridge ---------------
