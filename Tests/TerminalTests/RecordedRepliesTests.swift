@@ -196,4 +196,55 @@ final class RecordedRepliesTests: XCTestCase {
         XCTAssertFalse(terminal.synchronizedOutput)
         XCTAssertEqual(negotiation.keyboard.restoreBytes, [], "nothing pushed, nothing to pop")
     }
+
+    /// The palette exchange as real terminals answered it (`record.py --mode palette`): the
+    /// candidates' queries, the probe once entry 87's own colour came, and 87 given back once
+    /// the probe's answer came, exactly as the negotiation writes them. Each recording is
+    /// replayed as it was read and one byte at a time.
+    private func replayPalette(_ name: String, file: StaticString = #filePath, line: UInt = #line) throws -> TerminalPalette {
+        let recording = try RecordedTerminalReplies(name)
+        var outcomes: [TerminalPalette] = []
+        for oneByteAtATime in [false, true] {
+            let terminal = try HeadlessTerminal(columns: recording.columns, rows: recording.rows)
+            defer { terminal.restore() }
+            var negotiation = TerminalNegotiation(asksPalette: true)
+            _ = negotiation.start()
+            let queries = TerminalPalette.query
+            XCTAssertEqual(Array(recording.sent.prefix(queries.count)), queries, "\(name): the recorder asked as Phosphor does", file: file, line: line)
+            let mark = terminal.recorded.count
+            var decoder = KeyDecoder()
+            for chunk in oneByteAtATime ? recording.reply.map { [$0] } : recording.reads {
+                for event in decoder.decode(chunk, now: .now) {
+                    XCTAssertTrue(negotiation.handle(event, terminal: terminal), "\(name): \(event) is an answer", file: file, line: line)
+                }
+            }
+            XCTAssertEqual(String(decoding: terminal.output(since: mark), as: UTF8.self),
+                           String(decoding: recording.sent.dropFirst(queries.count), as: UTF8.self),
+                           "\(name): the probe and the give-back, as the recorder sent them", file: file, line: line)
+            outcomes.append(terminal.palette)
+        }
+        XCTAssertEqual(outcomes[0], outcomes[1], "\(name): the same whole and byte by byte", file: file, line: line)
+        return outcomes[0]
+    }
+
+    func testPaletteOfXterm379IsRedefinable() throws {
+        let palette = try replayPalette("xterm-379-palette")
+        XCTAssertEqual(palette.redefinitionsTake, true)
+        XCTAssertEqual(palette.redefinableEntries.map(Int.init), TerminalPalette.candidates)
+    }
+
+    func testPaletteOfVTEInXfce4Terminal104IsRedefinable() throws {
+        let palette = try replayPalette("xfce4-terminal-1.0.4-palette")
+        XCTAssertEqual(palette.redefinitionsTake, true)
+        XCTAssertEqual(palette.redefinableEntries.map(Int.init), TerminalPalette.candidates)
+    }
+
+    /// Konsole answers every query but keeps its colour: the picture must not draw by entry.
+    func testPaletteOfKonsole22123IsAnsweredButNotRedefinable() throws {
+        let palette = try replayPalette("konsole-22.12.3-palette")
+        XCTAssertEqual(palette.reported.count, TerminalPalette.candidates.count)
+        XCTAssertEqual(palette.redefinitionsTake, false)
+        XCTAssertEqual(palette.redefinableEntries, [])
+        XCTAssertEqual(palette.restoreBytes, [])
+    }
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Records what a real terminal answers to Phosphor's start-up queries (GraphicsDetectionTests).
 
-    record.py --mode plain|tmux|screen --out DIR/NAME [--seconds 3]
+    record.py --mode plain|tmux|screen|palette --out DIR/NAME [--seconds 3]
 
 Run it *inside* the terminal (record.sh starts each one). It puts the tty in raw mode and
 writes the bytes `TerminalNegotiation.start()` writes (the tests check `NAME.sent` against
@@ -16,6 +16,10 @@ the next `--seconds` goes to NAME.reply as raw bytes (late answers too: tmux's p
 answer comes after tmux's own DA1), every write to NAME.sent, and NAME.info gets TERM, the
 tty's TIOCGWINSZ (columns, rows, pixel width, pixel height) and each read's time and length
 (the reads a terminal's answer is split across).
+
+`--mode palette` records the palette exchange alone (`TerminalPalette`): the `OSC 4 ; n ; ?`
+query of each candidate entry, then, once entry 87's own colour came, the probe (87 redefined
+and asked again) as the app sends it, and once that answer came, 87's own colour given back.
 """
 
 import argparse
@@ -50,9 +54,79 @@ def queries(mode):
     return sync + pixel_mouse + background + kitty + kitty_file + b"\x1b[?1;1S\x1b[?2;1S" + cell + keyboard, b""
 
 
+PALETTE_CANDIDATES = list(range(16, 25)) + list(range(26, 88))
+PALETTE_PROBE = b"\x1b]4;87;rgb:12/56/9a\x1b\\\x1b]4;87;?\x1b\\"
+
+
+def record_palette(fd, seconds):
+    """The palette exchange: (reply, sent, reads)."""
+    first = b"".join(b"\x1b]4;%d;?\x1b\\" % index for index in PALETTE_CANDIDATES)
+    os.write(fd, first)
+    reply, sent, reads = b"", first, []
+    answer = re.compile(rb"\x1b\]4;87;rgb:([0-9a-fA-F/]+)(?:\x07|\x1b\\)")
+    probed = restored = False
+    start = time.monotonic()
+    while time.monotonic() - start < seconds:
+        ready, _, _ = select.select([fd], [], [], 0.05)
+        if not ready:
+            continue
+        chunk = os.read(fd, 4096)
+        reads.append((round((time.monotonic() - start) * 1000), len(chunk)))
+        reply += chunk
+        answers = answer.findall(reply)
+        if not probed and answers:
+            os.write(fd, PALETTE_PROBE)
+            sent += PALETTE_PROBE
+            probed = True
+        if probed and not restored and len(answers) >= 2:
+            # 87's own colour back, four hex digits a component as the app writes it.
+            parts = [(part * 2 if len(part) == 2 else part).lower() for part in answers[0].split(b"/")]
+            restore = b"\x1b]4;87;rgb:" + b"/".join(parts) + b"\x1b\\"
+            os.write(fd, restore)
+            sent += restore
+            restored = True
+    return reply, sent, reads
+
+
+def record_queries(fd, mode, seconds):
+    """The start-up queries' exchange: (reply, sent, reads)."""
+    reply, sent, reads = b"", b"", []
+    start = time.monotonic()
+    first, after_da1 = queries(mode)
+    os.write(fd, first)
+    sent += first
+    pushed = False
+    followed_up = not after_da1
+    da1 = re.compile(rb"\x1b\[\?[0-9;]*c")
+    flags = re.compile(rb"\x1b\[\?[0-9]*u")
+    while time.monotonic() - start < seconds:
+        ready, _, _ = select.select([fd], [], [], 0.05)
+        if not ready:
+            continue
+        chunk = os.read(fd, 4096)
+        reads.append((round((time.monotonic() - start) * 1000), len(chunk)))
+        reply += chunk
+        # The app's verification round: flags before the first DA1 reply mean the protocol.
+        first_da1 = da1.search(reply)
+        # Inside tmux the wrapped kitty query goes out once tmux's own DA1 reply is in, as the app does.
+        if not followed_up and first_da1:
+            os.write(fd, after_da1)
+            sent += after_da1
+            followed_up = True
+        if not pushed and first_da1 and flags.search(reply, 0, first_da1.start()):
+            push = b"\x1b[>11u\x1b[?u\x1b[c"
+            os.write(fd, push)
+            sent += push
+            pushed = True
+    if pushed:
+        os.write(fd, b"\x1b[<u")
+        sent += b"\x1b[<u"
+    return reply, sent, reads
+
+
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--mode", choices=["plain", "tmux", "screen"], required=True)
+    parser.add_argument("--mode", choices=["plain", "tmux", "screen", "palette"], required=True)
     parser.add_argument("--out", required=True)
     parser.add_argument("--seconds", type=float, default=3.0)
     args = parser.parse_args()
@@ -63,39 +137,12 @@ def main():
     fd = os.open("/dev/tty", os.O_RDWR)
     saved = termios.tcgetattr(fd)
     winsize = struct.unpack("HHHH", fcntl.ioctl(fd, termios.TIOCGWINSZ, b"\0" * 8))
-    reply, sent, reads = b"", b"", []
     try:
         tty.setraw(fd)
-        start = time.monotonic()
-        first, after_da1 = queries(args.mode)
-        os.write(fd, first)
-        sent += first
-        pushed = False
-        followed_up = not after_da1
-        da1 = re.compile(rb"\x1b\[\?[0-9;]*c")
-        flags = re.compile(rb"\x1b\[\?[0-9]*u")
-        while time.monotonic() - start < args.seconds:
-            ready, _, _ = select.select([fd], [], [], 0.05)
-            if not ready:
-                continue
-            chunk = os.read(fd, 4096)
-            reads.append((round((time.monotonic() - start) * 1000), len(chunk)))
-            reply += chunk
-            # The app's verification round: flags before the first DA1 reply mean the protocol.
-            first_da1 = da1.search(reply)
-            # Inside tmux the wrapped kitty query goes out once tmux's own DA1 reply is in, as the app does.
-            if not followed_up and first_da1:
-                os.write(fd, after_da1)
-                sent += after_da1
-                followed_up = True
-            if not pushed and first_da1 and flags.search(reply, 0, first_da1.start()):
-                push = b"\x1b[>11u\x1b[?u\x1b[c"
-                os.write(fd, push)
-                sent += push
-                pushed = True
-        if pushed:
-            os.write(fd, b"\x1b[<u")
-            sent += b"\x1b[<u"
+        if args.mode == "palette":
+            reply, sent, reads = record_palette(fd, args.seconds)
+        else:
+            reply, sent, reads = record_queries(fd, args.mode, args.seconds)
     finally:
         termios.tcsetattr(fd, termios.TCSAFLUSH, saved)
         os.close(fd)
@@ -112,7 +159,6 @@ def main():
         if args.mode == "plain":
             file.write(f"probe file read and deleted by the terminal: {'yes' if probe_read else 'no'}\n")
         file.write("reads (ms:bytes): " + " ".join(f"{ms}:{length}" for ms, length in reads) + "\n")
-
 
 if __name__ == "__main__":
     main()

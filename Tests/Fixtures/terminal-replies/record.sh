@@ -5,7 +5,7 @@
 #
 #   sh Tests/Fixtures/terminal-replies/record.sh [NAME...]     # default: all of them
 #
-# Needs xvfb, kitty, xterm, mlterm, konsole, foot, cage, xwayland, tmux, screen (apt-get install them);
+# Needs xvfb, kitty, xterm, mlterm, konsole, xfce4-terminal, foot, cage, xwayland, tmux, screen (apt-get install them);
 # a terminal that is not installed is skipped with a line saying so. Files are named after the
 # terminal and its Debian version: NAME.reply (raw bytes), NAME.sent, NAME.info.
 set -u
@@ -87,4 +87,19 @@ if have foot foot && have cage foot; then
     if [ "$(id -u)" = 0 ]; then chown -R nobody:nogroup "$out"; as="setpriv --reuid=nobody --regid=nogroup --clear-groups"; fi
     wanted "$v" && run "$v" sh -c "cd $out && $as env HOME=$out XDG_RUNTIME_DIR=$out/runtime WLR_BACKENDS=headless \
         WLR_RENDERER=pixman WLR_LIBINPUT_NO_DEVICES=1 cage -- foot -e python3 $out/record.py --mode plain --out $out/$v; cp $out/$v.* $here/"
+fi
+
+# The palette exchange alone (record.py --mode palette): NAME-palette.*
+if have xterm xterm; then
+    v=xterm-$(version xterm)-palette
+    wanted "$v" && run "$v" xterm -e $rec --mode palette --out "$here/$v"
+fi
+if have konsole konsole; then
+    v=konsole-$(version konsole)-palette
+    wanted "$v" && run "$v" konsole --separate --nofork -e $rec --mode palette --out "$here/$v"
+fi
+if have xfce4-terminal xfce4-terminal; then
+    # VTE, as in GNOME Terminal.
+    v=xfce4-terminal-$(version xfce4-terminal)-palette
+    wanted "$v" && run "$v" xfce4-terminal --disable-server -x $rec --mode palette --out "$here/$v"
 fi
