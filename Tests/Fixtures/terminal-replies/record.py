@@ -58,13 +58,11 @@ PALETTE_CANDIDATES = list(range(16, 25)) + list(range(26, 88))
 PALETTE_PROBE = b"\x1b]4;87;rgb:12/56/9a\x1b\\\x1b]4;87;?\x1b\\"
 
 
-def record_palette(fd, seconds):
-    """The palette exchange: (reply, sent, reads)."""
-    first = b"".join(b"\x1b]4;%d;?\x1b\\" % index for index in PALETTE_CANDIDATES)
+def exchange(fd, first, seconds, respond):
+    """Writes `first`, then reads for `seconds`; after each read, `respond(reply so far)` gives
+    what to write next (b"" for nothing). Returns (reply, sent, reads)."""
     os.write(fd, first)
     reply, sent, reads = b"", first, []
-    answer = re.compile(rb"\x1b\]4;87;rgb:([0-9a-fA-F/]+)(?:\x07|\x1b\\)")
-    probed = restored = False
     start = time.monotonic()
     while time.monotonic() - start < seconds:
         ready, _, _ = select.select([fd], [], [], 0.05)
@@ -73,52 +71,56 @@ def record_palette(fd, seconds):
         chunk = os.read(fd, 4096)
         reads.append((round((time.monotonic() - start) * 1000), len(chunk)))
         reply += chunk
+        more = respond(reply)
+        if more:
+            os.write(fd, more)
+            sent += more
+    return reply, sent, reads
+
+
+def record_palette(fd, seconds):
+    """The palette exchange: (reply, sent, reads)."""
+    answer = re.compile(rb"\x1b\]4;87;rgb:([0-9a-fA-F/]+)(?:\x07|\x1b\\)")
+    state = {"probed": False, "restored": False}
+
+    def respond(reply):
         answers = answer.findall(reply)
-        if not probed and answers:
-            os.write(fd, PALETTE_PROBE)
-            sent += PALETTE_PROBE
-            probed = True
-        if probed and not restored and len(answers) >= 2:
+        if not state["probed"] and answers:
+            state["probed"] = True
+            return PALETTE_PROBE
+        if state["probed"] and not state["restored"] and len(answers) >= 2:
+            state["restored"] = True
             # 87's own colour back, four hex digits a component as the app writes it.
             parts = [(part * 2 if len(part) == 2 else part).lower() for part in answers[0].split(b"/")]
-            restore = b"\x1b]4;87;rgb:" + b"/".join(parts) + b"\x1b\\"
-            os.write(fd, restore)
-            sent += restore
-            restored = True
-    return reply, sent, reads
+            return b"\x1b]4;87;rgb:" + b"/".join(parts) + b"\x1b\\"
+        return b""
+
+    first = b"".join(b"\x1b]4;%d;?\x1b\\" % index for index in PALETTE_CANDIDATES)
+    return exchange(fd, first, seconds, respond)
 
 
 def record_queries(fd, mode, seconds):
     """The start-up queries' exchange: (reply, sent, reads)."""
-    reply, sent, reads = b"", b"", []
-    start = time.monotonic()
     first, after_da1 = queries(mode)
-    os.write(fd, first)
-    sent += first
-    pushed = False
-    followed_up = not after_da1
     da1 = re.compile(rb"\x1b\[\?[0-9;]*c")
     flags = re.compile(rb"\x1b\[\?[0-9]*u")
-    while time.monotonic() - start < seconds:
-        ready, _, _ = select.select([fd], [], [], 0.05)
-        if not ready:
-            continue
-        chunk = os.read(fd, 4096)
-        reads.append((round((time.monotonic() - start) * 1000), len(chunk)))
-        reply += chunk
+    state = {"pushed": False, "followed_up": not after_da1}
+
+    def respond(reply):
+        more = b""
         # The app's verification round: flags before the first DA1 reply mean the protocol.
         first_da1 = da1.search(reply)
         # Inside tmux the wrapped kitty query goes out once tmux's own DA1 reply is in, as the app does.
-        if not followed_up and first_da1:
-            os.write(fd, after_da1)
-            sent += after_da1
-            followed_up = True
-        if not pushed and first_da1 and flags.search(reply, 0, first_da1.start()):
-            push = b"\x1b[>11u\x1b[?u\x1b[c"
-            os.write(fd, push)
-            sent += push
-            pushed = True
-    if pushed:
+        if not state["followed_up"] and first_da1:
+            more += after_da1
+            state["followed_up"] = True
+        if not state["pushed"] and first_da1 and flags.search(reply, 0, first_da1.start()):
+            more += b"\x1b[>11u\x1b[?u\x1b[c"
+            state["pushed"] = True
+        return more
+
+    reply, sent, reads = exchange(fd, first, seconds, respond)
+    if state["pushed"]:
         os.write(fd, b"\x1b[<u")
         sent += b"\x1b[<u"
     return reply, sent, reads
