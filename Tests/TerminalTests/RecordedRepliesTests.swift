@@ -227,16 +227,15 @@ final class RecordedRepliesTests: XCTestCase {
         return outcomes[0]
     }
 
-    func testPaletteOfXterm379IsRedefinable() throws {
-        let palette = try replayPalette("xterm-379-palette")
-        XCTAssertEqual(palette.redefinitionsTake, true)
-        XCTAssertEqual(palette.redefinableEntries.map(Int.init), TerminalPalette.candidates)
-    }
-
-    func testPaletteOfVTEInXfce4Terminal104IsRedefinable() throws {
-        let palette = try replayPalette("xfce4-terminal-1.0.4-palette")
-        XCTAssertEqual(palette.redefinitionsTake, true)
-        XCTAssertEqual(palette.redefinableEntries.map(Int.init), TerminalPalette.candidates)
+    /// xterm, VTE (xfce4-terminal), kitty, mlterm and foot show the probe's colour: every
+    /// candidate entry may carry the picture's colours.
+    func testPalettesOfXtermVTEKittyMltermAndFootAreRedefinable() throws {
+        for name in ["xterm-379-palette", "xfce4-terminal-1.0.4-palette", "kitty-0.26.5-palette",
+                     "mlterm-3.9.0-palette", "foot-1.13.1-palette"] {
+            let palette = try replayPalette(name)
+            XCTAssertEqual(palette.redefinitionsTake, true, name)
+            XCTAssertEqual(palette.redefinableEntries.map(Int.init), TerminalPalette.candidates, name)
+        }
     }
 
     /// Konsole answers every query but keeps its colour: the picture must not draw by entry.

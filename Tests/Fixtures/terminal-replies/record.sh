@@ -77,19 +77,34 @@ if have konsole konsole; then
     v=konsole-$(version konsole)
     wanted "$v" && run "$v" konsole --separate --nofork -e $rec --mode plain --out "$here/$v"
 fi
-if have foot foot && have cage foot; then
-    # foot is Wayland only: cage (a kiosk compositor) on wlroots' headless backend, with
-    # Xwayland installed (cage 0.1.4 will not start without it). cage refuses to run as root:
-    # then as nobody, writing into a folder nobody may write.
-    v=foot-$(version foot)
+# foot NAME MODE: foot is Wayland only: cage (a kiosk compositor) on wlroots' headless backend,
+# with Xwayland installed (cage 0.1.4 will not start without it). cage refuses to run as root:
+# then as nobody, writing into a folder nobody may write.
+foot_record() {
     out=$work/foot; mkdir -p "$out/runtime"; cp "$here/record.py" "$out/"; chmod 700 "$out/runtime"
     as=""
     if [ "$(id -u)" = 0 ]; then chown -R nobody:nogroup "$out"; as="setpriv --reuid=nobody --regid=nogroup --clear-groups"; fi
-    wanted "$v" && run "$v" sh -c "cd $out && $as env HOME=$out XDG_RUNTIME_DIR=$out/runtime WLR_BACKENDS=headless \
-        WLR_RENDERER=pixman WLR_LIBINPUT_NO_DEVICES=1 cage -- foot -e python3 $out/record.py --mode plain --out $out/$v; cp $out/$v.* $here/"
+    run "$1" sh -c "cd $out && $as env HOME=$out XDG_RUNTIME_DIR=$out/runtime WLR_BACKENDS=headless \
+        WLR_RENDERER=pixman WLR_LIBINPUT_NO_DEVICES=1 cage -- foot -e python3 $out/record.py --mode $2 --out $out/$1; cp $out/$1.* $here/"
+}
+if have foot foot && have cage foot; then
+    v=foot-$(version foot)
+    wanted "$v" && foot_record "$v" plain
 fi
 
 # The palette exchange alone (record.py --mode palette): NAME-palette.*
+if have kitty kitty; then
+    v=kitty-$(version kitty)-palette
+    wanted "$v" && run "$v" kitty --config NONE -e $rec --mode palette --out "$here/$v"
+fi
+if have mlterm mlterm; then
+    v=mlterm-$(version mlterm)-palette
+    wanted "$v" && run "$v" mlterm -e $rec --mode palette --out "$here/$v"
+fi
+if have foot foot && have cage foot; then
+    v=foot-$(version foot)-palette
+    wanted "$v" && foot_record "$v" palette
+fi
 if have xterm xterm; then
     v=xterm-$(version xterm)-palette
     wanted "$v" && run "$v" xterm -e $rec --mode palette --out "$here/$v"
