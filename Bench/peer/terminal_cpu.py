@@ -41,8 +41,8 @@ def process_cpu(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-# How each terminal is started at a size with a shell command, the name its process has (for its
-# waits) and what it is told beyond what it sets itself.
+# How each terminal is started at a size with a shell command, the name of its program (and of
+# its process, for its waits) and what it is told beyond what it sets itself.
 TERMINALS = {
     "xterm": (lambda columns, rows, script: ["xterm", "-tn", "xterm-256color", "-geometry", f"{columns}x{rows}",
                                              "-fa", "Monospace", "-fs", "8", "-e", "sh", "-c", script],
@@ -131,7 +131,7 @@ def main():
     parser.add_argument("--screenshots", help="a folder: one PNG of each program in the first round (not for timing)")
     options = parser.parse_args()
     terminal = options.terminal
-    for tool in ("Xvfb", TERMINALS[terminal][0](1, 1, "")[0]):
+    for tool in ("Xvfb", TERMINALS[terminal][1]):
         if shutil.which(tool) is None:
             print(f"Not measured: {tool} is not installed.")
             return

@@ -81,17 +81,17 @@ public struct TerminalNegotiation {
             }
             return true
         case .paletteColor(let index, let red, let green, let blue):
-            let probeWasAnswered = palette.reported[TerminalPalette.probeEntry] != nil
             let wasChecked = palette.redefinitionsTake != nil
             if asksPalette, palette.record(index: index, red: red, green: green, blue: blue) {
                 terminal.setPalette(palette)
-                if !probeWasAnswered, palette.awaitsProbe { terminal.write(TerminalPalette.probeBytes) }
+                // The probe once the probe entry's own colour came, that colour once the probe's answer did.
+                let followUp = palette.takeFollowUp()
+                if !followUp.isEmpty { terminal.write(followUp) }
                 // Once when enough answered to be used, once when all did.
                 if palette.reported.count == TerminalPalette.minimumEntries || palette.reported.count == TerminalPalette.candidates.count {
                     Log.info("palette entries reported: \(palette.reported.count) of \(TerminalPalette.candidates.count)")
                 }
                 if !wasChecked, let take = palette.redefinitionsTake {
-                    terminal.write(palette.probeRestoreBytes)
                     Log.info(take ? "palette entries redefine: yes"
                         : "palette entries redefine: no (the terminal answered but kept its colour): the picture sends 24-bit colours")
                 }

@@ -17,19 +17,24 @@ public struct TerminalPalette: Equatable, Sendable {
     public static let minimumEntries = 16
 
     /// The entry redefined at start to see whether redefinitions take: once its own colour is
-    /// reported (so it can be given back), set to `probeColor` and asked about again
-    /// (`probeBytes`). Never redefined before: a terminal that takes redefinitions but does not
-    /// answer would keep the probe's colour for good.
+    /// reported (so it can be given back), set to `probeColor` and asked about again. Never
+    /// redefined before: a terminal that takes redefinitions but does not answer would keep the
+    /// probe's colour for good.
     public static let probeEntry = 87
-    /// An 8-bit colour no terminal's default entry 87 has (xterm's, VTE's and Konsole's is
-    /// #5fffff). A terminal keeps 8 or 16 bits a component: the answer's high bytes must match.
-    static let probeColor: (red: UInt8, green: UInt8, blue: UInt8) = (0x12, 0x56, 0x9A)
+    /// A colour no terminal's default entry 87 has (xterm's, VTE's and Konsole's is #5fffff).
+    /// A terminal keeps 8 or 16 bits a component: the answer's high bytes must match.
+    static let probeColor: Color = (0x1212, 0x5656, 0x9A9A)
+
+    public typealias Color = (red: UInt16, green: UInt16, blue: UInt16)
 
     /// Reported colours by entry, 16 bits per component.
-    public private(set) var reported: [Int: (red: UInt16, green: UInt16, blue: UInt16)] = [:]
+    public private(set) var reported: [Int: Color] = [:]
     /// What the second answer about `probeEntry` said: nil until it came, then whether the
     /// terminal showed the redefinition. Only a palette whose redefinitions take is used.
     public private(set) var redefinitionsTake: Bool?
+    /// What `record` decided must be written next (the probe, or the probe entry given back);
+    /// the negotiation takes it with `takeFollowUp`, as it does `GraphicsDetection`'s.
+    private var followUp: [UInt8] = []
 
     public init() {}
 
@@ -43,40 +48,39 @@ public struct TerminalPalette: Equatable, Sendable {
         candidates.flatMap { Array("\u{1B}]4;\($0);?\u{1B}\\".utf8) }
     }
 
-    /// `probeEntry` redefined and asked about again, written once its own colour came: the
-    /// answer is what the redefinition did.
-    public static var probeBytes: [UInt8] {
-        let probe = probeColor
-        return Array("\u{1B}]4;\(probeEntry);rgb:\(hex(probe.red))/\(hex(probe.green))/\(hex(probe.blue))\u{1B}\\".utf8)
-            + Array("\u{1B}]4;\(probeEntry);?\u{1B}\\".utf8)
-    }
-
     /// Whether the probe was written and its answer is still to come.
     public var awaitsProbe: Bool { reported[TerminalPalette.probeEntry] != nil && redefinitionsTake == nil }
 
-    private static func isProbeColor(_ color: (red: UInt16, green: UInt16, blue: UInt16)) -> Bool {
-        UInt8(color.red >> 8) == probeColor.red && UInt8(color.green >> 8) == probeColor.green
-            && UInt8(color.blue >> 8) == probeColor.blue
+    private static func isProbeColor(_ color: Color) -> Bool {
+        color.red >> 8 == probeColor.red >> 8 && color.green >> 8 == probeColor.green >> 8
+            && color.blue >> 8 == probeColor.blue >> 8
     }
 
-    private static func hex(_ value: UInt8) -> String {
-        let digits = String(value, radix: 16)
-        return digits.count == 1 ? "0" + digits : digits
-    }
-
-    /// Takes one reply; false when it is not for a candidate. The second answer about
-    /// `probeEntry` says whether redefinitions take (the entry keeps its first, own colour).
+    /// Takes one reply; false when it is not for a candidate. The probe entry's first answer
+    /// (its own colour) makes the probe the follow-up: it redefined and asked about again. The
+    /// second says whether redefinitions take, and makes the entry's own colour the follow-up.
     public mutating func record(index: Int, red: UInt16, green: UInt16, blue: UInt16) -> Bool {
         guard TerminalPalette.candidates.contains(index) else { return false }
+        let probe = UInt8(TerminalPalette.probeEntry)
         if index == TerminalPalette.probeEntry, let own = reported[index] {
             // An entry whose own colour is the probe's cannot tell: taken as not redefinable.
             if redefinitionsTake == nil {
                 redefinitionsTake = Self.isProbeColor((red, green, blue)) && !Self.isProbeColor(own)
+                followUp += Self.definition(of: probe, as: own)
             }
             return true
         }
         reported[index] = (red, green, blue)
+        if index == TerminalPalette.probeEntry {
+            followUp += Self.definition(of: probe, as: Self.probeColor) + Array("\u{1B}]4;\(probe);?\u{1B}\\".utf8)
+        }
         return true
+    }
+
+    /// What must be written now (once; empty otherwise).
+    public mutating func takeFollowUp() -> [UInt8] {
+        defer { followUp = [] }
+        return followUp
     }
 
     /// The entries that may be redefined, in the order they are handed out; empty when too few
@@ -84,13 +88,6 @@ public struct TerminalPalette: Equatable, Sendable {
     public var redefinableEntries: [UInt8] {
         guard redefinitionsTake == true, reported.count >= TerminalPalette.minimumEntries else { return [] }
         return TerminalPalette.candidates.filter { reported[$0] != nil }.map { UInt8($0) }
-    }
-
-    /// `OSC 4` that gives `probeEntry` its own colour back, once the second answer came (empty
-    /// before): written then, whatever it said, so no menu preview draws with the probe's colour.
-    public var probeRestoreBytes: [UInt8] {
-        guard redefinitionsTake != nil else { return [] }
-        return definitions(of: [UInt8(TerminalPalette.probeEntry)])
     }
 
     /// `OSC 4` sequences that give every redefinable entry the colour it was reported with; while
@@ -104,27 +101,30 @@ public struct TerminalPalette: Equatable, Sendable {
 
     /// `OSC 4` sequences that give each of these reported entries its reported colour.
     private func definitions(of entries: [UInt8]) -> [UInt8] {
-        // Bytes appended directly: string interpolation and `String(_:radix:)` for 71 entries
-        // took 1.9 ms of every start (perf).
         var bytes: [UInt8] = []
         bytes.reserveCapacity(entries.count * 30)
-        for index in entries {
-            let color = reported[Int(index)]!
-            bytes += [0x1B, UInt8(ascii: "]"), UInt8(ascii: "4"), UInt8(ascii: ";")]
-            if index >= 10 { bytes.append(UInt8(ascii: "0") + index / 10) }
-            bytes += [UInt8(ascii: "0") + index % 10, UInt8(ascii: ";"), UInt8(ascii: "r"), UInt8(ascii: "g"), UInt8(ascii: "b"), UInt8(ascii: ":")]
-            appendHex(color.red, to: &bytes)
-            bytes.append(UInt8(ascii: "/"))
-            appendHex(color.green, to: &bytes)
-            bytes.append(UInt8(ascii: "/"))
-            appendHex(color.blue, to: &bytes)
-            bytes += [0x1B, UInt8(ascii: "\\")]
-        }
+        for index in entries { bytes += Self.definition(of: index, as: reported[Int(index)]!) }
+        return bytes
+    }
+
+    /// `OSC 4 ; index ; rgb:rrrr/gggg/bbbb ST`. Bytes appended directly: string interpolation
+    /// and `String(_:radix:)` for 71 entries took 1.9 ms of every start (perf).
+    private static func definition(of index: UInt8, as color: Color) -> [UInt8] {
+        var bytes: [UInt8] = [0x1B, UInt8(ascii: "]"), UInt8(ascii: "4"), UInt8(ascii: ";")]
+        bytes.reserveCapacity(30)
+        if index >= 10 { bytes.append(UInt8(ascii: "0") + index / 10) }
+        bytes += [UInt8(ascii: "0") + index % 10, UInt8(ascii: ";"), UInt8(ascii: "r"), UInt8(ascii: "g"), UInt8(ascii: "b"), UInt8(ascii: ":")]
+        appendHex(color.red, to: &bytes)
+        bytes.append(UInt8(ascii: "/"))
+        appendHex(color.green, to: &bytes)
+        bytes.append(UInt8(ascii: "/"))
+        appendHex(color.blue, to: &bytes)
+        bytes += [0x1B, UInt8(ascii: "\\")]
         return bytes
     }
 
     /// Four lower-case hex digits.
-    private func appendHex(_ value: UInt16, to bytes: inout [UInt8]) {
+    private static func appendHex(_ value: UInt16, to bytes: inout [UInt8]) {
         let digits: StaticString = "0123456789abcdef"
         for shift in stride(from: 12, through: 0, by: -4) {
             bytes.append(digits.utf8Start[Int(value >> UInt16(shift) & 0xF)])

@@ -137,7 +137,7 @@ final class TerminalNegotiationTests: XCTestCase {
         // Entry 87's own colour came: it is redefined and asked again (the probe), and until
         // that answer comes only it is given back at exit, and the negotiation is not finished.
         XCTAssertEqual(String(decoding: terminal.output(since: beforeReplies), as: UTF8.self),
-                       "\u{1B}]4;87;rgb:12/56/9a\u{1B}\\\u{1B}]4;87;?\u{1B}\\")
+                       "\u{1B}]4;87;rgb:1212/5656/9a9a\u{1B}\\\u{1B}]4;87;?\u{1B}\\")
         for event in decode("\u{1B}[?62c") { XCTAssertTrue(negotiation.handle(event, terminal: terminal)) }
         XCTAssertFalse(negotiation.isFinished, "DA1 came, the probe's answer not yet")
         XCTAssertEqual(terminal.palette.redefinableEntries, [])

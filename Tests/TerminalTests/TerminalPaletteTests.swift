@@ -13,6 +13,9 @@ final class TerminalPaletteTests: XCTestCase {
             XCTAssertTrue(palette.record(index: index, red: UInt16(offset * 0x0111), green: 0xABCD, blue: 5))
         }
         XCTAssertFalse(palette.record(index: 3, red: 0, green: 0, blue: 0), "entry 3 is the menus'")
+        XCTAssertEqual(String(decoding: palette.takeFollowUp(), as: UTF8.self), "\u{1B}]4;87;rgb:1212/5656/9a9a\u{1B}\\\u{1B}]4;87;?\u{1B}\\",
+                       "the probe entry's own colour came: the probe")
+        XCTAssertEqual(palette.takeFollowUp(), [], "once")
         XCTAssertTrue(palette.record(index: TerminalPalette.probeEntry, red: 0x1212, green: 0x5656, blue: 0x9A9A))
         XCTAssertEqual(palette.redefinitionsTake, true)
         let expected = answered.enumerated().map { offset, index in
@@ -21,8 +24,8 @@ final class TerminalPaletteTests: XCTestCase {
         }.joined()
         XCTAssertEqual(String(decoding: palette.restoreBytes, as: UTF8.self), expected)
         XCTAssertTrue(expected.hasPrefix("\u{1B}]4;16;rgb:0000/abcd/0005\u{1B}\\\u{1B}]4;17;rgb:0111/"))
-        XCTAssertEqual(String(decoding: palette.probeRestoreBytes, as: UTF8.self), "\u{1B}]4;87;rgb:1554/abcd/0005\u{1B}\\",
-                       "the probe entry's own colour, from its first answer")
+        XCTAssertEqual(String(decoding: palette.takeFollowUp(), as: UTF8.self), "\u{1B}]4;87;rgb:1554/abcd/0005\u{1B}\\",
+                       "the probe's answer came: the probe entry's own colour, from its first answer")
     }
 
     /// The probe's second answer decides: the probe colour in 8 or 16 bits a component means
@@ -38,7 +41,7 @@ final class TerminalPaletteTests: XCTestCase {
             _ = palette.record(index: TerminalPalette.probeEntry, red: own.0, green: own.1, blue: own.2)
             XCTAssertNil(palette.redefinitionsTake)
             XCTAssertEqual(palette.redefinableEntries, [], "not used before the probe's answer")
-            XCTAssertEqual(palette.probeRestoreBytes, [])
+            XCTAssertFalse(palette.takeFollowUp().isEmpty, "the probe")
             _ = palette.record(index: TerminalPalette.probeEntry, red: second.0, green: second.1, blue: second.2)
             return palette
         }
@@ -49,13 +52,16 @@ final class TerminalPaletteTests: XCTestCase {
         XCTAssertEqual(konsole.redefinitionsTake, false)
         XCTAssertEqual(konsole.redefinableEntries, [])
         XCTAssertEqual(konsole.restoreBytes, [], "nothing but the probe was ever redefined")
-        XCTAssertEqual(String(decoding: konsole.probeRestoreBytes, as: UTF8.self), "\u{1B}]4;87;rgb:5f5f/ffff/ffff\u{1B}\\")
+        var given = konsole
+        XCTAssertEqual(String(decoding: given.takeFollowUp(), as: UTF8.self), "\u{1B}]4;87;rgb:5f5f/ffff/ffff\u{1B}\\")
         XCTAssertEqual(palette(own: (0x1212, 0x5656, 0x9A9A), then: (0x1212, 0x5656, 0x9A9A)).redefinitionsTake, false)
         XCTAssertEqual(palette(own: xterm, then: (0x1213, 0x5656, 0x9A9A)).redefinitionsTake, true, "only the high byte counts")
         XCTAssertEqual(palette(own: xterm, then: (0x1312, 0x5656, 0x9A9A)).redefinitionsTake, false)
 
         var late = palette(own: xterm, then: xterm)
+        _ = late.takeFollowUp()
         _ = late.record(index: TerminalPalette.probeEntry, red: 0x1212, green: 0x5656, blue: 0x9A9A)
+        XCTAssertEqual(late.takeFollowUp(), [], "nothing more to write")
         XCTAssertEqual(late.redefinitionsTake, false, "the first check stands")
         XCTAssertEqual(late.reported[TerminalPalette.probeEntry]?.red, 0x5F5F, "the own colour stands")
     }

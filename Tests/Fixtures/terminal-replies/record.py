@@ -55,7 +55,7 @@ def queries(mode):
 
 
 PALETTE_CANDIDATES = list(range(16, 25)) + list(range(26, 88))
-PALETTE_PROBE = b"\x1b]4;87;rgb:12/56/9a\x1b\\\x1b]4;87;?\x1b\\"
+PALETTE_PROBE = b"\x1b]4;87;rgb:1212/5656/9a9a\x1b\\\x1b]4;87;?\x1b\\"
 
 
 def exchange(fd, first, seconds, respond):
