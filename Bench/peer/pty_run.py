@@ -68,7 +68,7 @@ def answer_palette_queries(data, master, defined):
         body = data[found + 4:end].split(b";")
         if len(body) == 2 and body[0].isdigit() and body[1].startswith(b"rgb:"):
             try:
-                # Each component keeps its high byte, as xterm keeps 8 bits of `rgb:12/56/9a`.
+                # Each component keeps its high byte, as xterm keeps 8 bits of `rgb:1212/5656/9a9a`.
                 defined[int(body[0])] = tuple(int(part[:2].ljust(2, b"0"), 16) for part in body[1][4:].split(b"/"))
             except ValueError:
                 pass
